@@ -1,0 +1,43 @@
+# Two commands do all set-up: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PLUGINS := $(wildcard plugins/cardcore-*)
+EXAMPLES := examples/cardcore-highcard
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck pytest docs bench clean venv
+
+$(STAMP): pyproject.toml $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/pyproject.toml)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]" $(foreach p,$(PLUGINS) $(EXAMPLES),-e $(p))
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/cardcore list
+	$(BIN)/cardcore play nyuri --bots nyuri-heuristic,random,random --seed 7
+	$(BIN)/cardcore arena nestors --bots nestors-heuristic,random --games 8 --seed 1 --db $(VENV)/demo-arena.sqlite --fresh
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy src $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/src) tests $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/tests) examples/my_bot.py
+
+pytest: $(STAMP)
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -p no:cacheprovider
+
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
+
+test: lint typecheck pytest docs
+
+bench: $(STAMP)
+	$(BIN)/cardcore bench --seconds 2 --markdown benchmarks/results.md
+
+clean:
+	rm -rf $(VENV) site .mypy_cache .ruff_cache .pytest_cache .hypothesis

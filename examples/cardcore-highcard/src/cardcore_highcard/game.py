@@ -1,0 +1,280 @@
+"""High card rules.
+
+Each player is dealt ``hand_size`` cards. In each round every player, starting with the
+round's leader, plays one card face up; the highest rank wins the round (suits do not
+count; equal highest ranks: nobody wins it) and leads the next. When hands are empty,
+the most rounds won wins the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, final
+
+import attrs
+
+from cardcore import (
+    DECK_52,
+    SPECTATOR,
+    Card,
+    CardTable,
+    IllegalActionError,
+    JsonCodec,
+    Layout,
+    Outcome,
+    TableView,
+    Visibility,
+    Zone,
+    card_ids,
+    option,
+    parse_card,
+    rng_below,
+    rng_seed,
+    sample_table,
+)
+
+__all__ = ["PRESETS", "Highcard", "HighcardObservation", "HighcardOptions", "HighcardState", "Play"]
+
+
+@final
+@attrs.frozen(kw_only=True)
+class HighcardOptions:
+    """The rule variants of high card."""
+
+    hand_size: int = option(3, minimum=1, maximum=13, doc="cards dealt to each player")
+    ace: str = option("high", choices=("high", "low"), doc="whether the ace ranks high or low")
+
+
+PRESETS: Mapping[str, HighcardOptions] = {
+    "default": HighcardOptions(),
+    "quick": HighcardOptions(hand_size=1),
+}
+
+
+@final
+@attrs.frozen
+class Play:
+    """Play one card from the hand: ``play 10♥``."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@final
+@attrs.frozen(kw_only=True)
+class HighcardState:
+    """A full state; never shown to bots."""
+
+    table: CardTable
+    rng: int
+    dealer: int
+    leader: int
+    current: int | None
+    wins: tuple[int, ...]
+
+
+@final
+@attrs.frozen(kw_only=True)
+class HighcardObservation:
+    """What one seat knows: its hand, the cards on the table, the rounds won."""
+
+    seat: int
+    num_players: int
+    dealer: int
+    leader: int
+    current_player: int | None
+    wins: tuple[int, ...]
+    table: TableView
+    legal_actions: tuple[Play, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return _CODEC.encode(self)  # type: ignore[no-any-return]
+
+
+def _layout(n: int) -> Layout:
+    zones = [Zone("stock", Visibility.HIDDEN, ordered=True)]
+    zones += [Zone(f"hand{i}", Visibility.OWNER, owner=i) for i in range(n)]
+    zones += [Zone("trick", Visibility.PUBLIC, ordered=True), Zone("done", Visibility.PUBLIC)]
+    return Layout(tuple(zones), n, (1 << 52) - 1)
+
+
+_LAYOUTS = {n: _layout(n) for n in range(2, 5)}
+STOCK = 0
+
+
+@final
+class Highcard:
+    """The rules object; build it with ``cardcore.load_game("highcard", ...)``."""
+
+    name = "highcard"
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, options: HighcardOptions | None = None) -> None:
+        self.options = options or HighcardOptions()
+
+    def teams(self, num_players: int) -> None:
+        """No partnerships."""
+        return
+
+    def max_decisions(self, num_players: int) -> int:
+        """Every decision plays one card."""
+        return num_players * self.options.hand_size
+
+    def _value(self, card: int) -> int:
+        rank = card % 13 + 2
+        return 1 if rank == 14 and self.options.ace == "low" else rank
+
+    def initial_state(
+        self,
+        num_players: int,
+        seed: int,
+        *,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> HighcardState:
+        """Shuffle (or stack), deal ``hand_size`` each from the dealer's left."""
+        if not 2 <= num_players <= 4:
+            raise ValueError(f"highcard needs 2-4 players, not {num_players}")
+        layout = _LAYOUTS[num_players]
+        rng = rng_seed(seed)
+        if dealer is None:
+            dealer, rng = rng_below(rng, num_players)
+        elif not 0 <= dealer < num_players:
+            raise ValueError(f"dealer must be a seat 0-{num_players - 1}, not {dealer}")
+        if deck is not None:
+            table = layout.new_table([c.id for c in deck], STOCK)
+        else:
+            table = layout.new_table([c.id for c in DECK_52], STOCK)
+            table, rng = table.shuffle(STOCK, rng)
+        for _ in range(self.options.hand_size):
+            for k in range(1, num_players + 1):
+                seat = (dealer + k) % num_players
+                _, table = table.draw(STOCK, 1 + seat)
+        first = (dealer + 1) % num_players
+        return HighcardState(
+            table=table,
+            rng=rng,
+            dealer=dealer,
+            leader=first,
+            current=first,
+            wins=(0,) * num_players,
+        )
+
+    def current_player(self, state: HighcardState) -> int | None:
+        """The seat to play, or ``None`` at the end."""
+        return state.current
+
+    def legal_actions(self, state: HighcardState) -> tuple[Play, ...]:
+        """Any card of the hand."""
+        if state.current is None:
+            return ()
+        return tuple(Play(Card.of(c)) for c in card_ids(state.table.masks[1 + state.current]))
+
+    def apply(self, state: HighcardState, action: Play) -> HighcardState:
+        """Play a card; the last card of a round decides it."""
+        seat = state.current
+        if seat is None:
+            raise IllegalActionError(action, "the game is over")
+        if not isinstance(action, Play):
+            raise IllegalActionError(action, "not a high card action", self.legal_actions(state))
+        hand = 1 + seat
+        if not (state.table.masks[hand] >> action.card.id) & 1:
+            raise IllegalActionError(
+                action, f"{action.card} is not in seat {seat}'s hand", self.legal_actions(state)
+            )
+        n = len(state.wins)
+        trick = 1 + n
+        table = state.table.move(action.card.id, hand, trick)
+        nxt = (seat + 1) % n
+        if nxt != state.leader:
+            return attrs.evolve(state, table=table, current=nxt)
+        played = table.orders[trick]
+        values = [self._value(c) for c in played]
+        best = max(values)
+        wins = state.wins
+        leader = state.leader
+        if values.count(best) == 1:
+            winner = (state.leader + values.index(best)) % n
+            wins = tuple(w + (i == winner) for i, w in enumerate(wins))
+            leader = winner
+        for c in played:
+            table = table.move(c, trick, trick + 1)
+        current = leader if table.masks[1 + leader] else None
+        return attrs.evolve(state, table=table, wins=wins, leader=leader, current=current)
+
+    def observe(self, state: HighcardState, seat: int) -> HighcardObservation:
+        """The seat's view (``-1``: an onlooker)."""
+        legal = self.legal_actions(state) if seat == state.current and seat != SPECTATOR else ()
+        return HighcardObservation(
+            seat=seat,
+            num_players=len(state.wins),
+            dealer=state.dealer,
+            leader=state.leader,
+            current_player=state.current,
+            wins=state.wins,
+            table=state.table.view(seat),
+            legal_actions=legal,
+        )
+
+    def outcome(self, state: HighcardState) -> Outcome | None:
+        """Most rounds won wins; ties share."""
+        if state.current is not None:
+            return None
+        return Outcome.from_scores(state.wins)
+
+    def sample_state(self, observation: HighcardObservation, rng: random.Random) -> HighcardState:
+        """Deal the unseen cards at random; everything public is copied."""
+        table = sample_table(observation.table, rng)
+        return HighcardState(
+            table=table,
+            rng=rng.getrandbits(64),
+            dealer=observation.dealer,
+            leader=observation.leader,
+            current=observation.current_player,
+            wins=observation.wins,
+        )
+
+    @staticmethod
+    def parse(text: str) -> Play:
+        """Parse ``play 10♥`` (or just ``10♥``)."""
+        words = text.split()
+        if words and words[0].lower() == "play":
+            words = words[1:]
+        if len(words) != 1:
+            raise ValueError(f"not a high card action: {text!r} (try 'play 10♥')")
+        return Play(parse_card(words[0]))
+
+    def parse_action(self, text: str) -> Play:
+        """Parse an action's text form."""
+        return self.parse(text)
+
+    def observation_from_json(self, data: Mapping[str, Any]) -> HighcardObservation:
+        """Rebuild an observation from ``to_json`` data."""
+        n = data.get("num_players")
+        if not isinstance(n, int) or n not in _LAYOUTS:
+            raise ValueError("observation: 'num_players' must be 2-4")
+        obs = _CODEC.decode(data, HighcardObservation, num_players=n)
+        assert isinstance(obs, HighcardObservation)
+        return obs
+
+    def render(self, observation: HighcardObservation) -> str:
+        """The table as text for the observing seat."""
+        o = observation
+        lines = [f"High card, {o.num_players} players; rounds won: {list(o.wins)}"]
+        for i in range(o.num_players):
+            mark = " (you)" if i == o.seat else ""
+            lines.append(f"  seat {i}{mark}: hand {o.table.describe(1 + i)}")
+        lines.append(f"  trick: {o.table.describe(1 + o.num_players)}")
+        if o.current_player is None:
+            lines.append("  game over")
+        else:
+            lines.append(f"  to play: seat {o.current_player}")
+        return "\n".join(lines)
+
+
+_CODEC = JsonCodec((Play,), Highcard.parse, _LAYOUTS.__getitem__)

@@ -1,0 +1,99 @@
+"""cardcore: typed card games, bots, tournaments and the tools to trust them.
+
+The public API is re-exported here; plugin authors import only from ``cardcore`` and
+``cardcore.testing``. Importing this module loads no game, no CLI library and no numpy.
+"""
+
+from cardcore._cards import (
+    DECK_36,
+    DECK_52,
+    Card,
+    Rank,
+    Suit,
+    card_ids,
+    cards_of,
+    mask_of,
+    parse_card,
+    parse_cards,
+)
+from cardcore._codec import JsonCodec
+from cardcore._engine import MatchRecord, RecordError, Step, play_match, replay, verify
+from cardcore._game import (
+    Action,
+    Bot,
+    BotSpec,
+    Game,
+    GameSpec,
+    IllegalActionError,
+    Observation,
+    Outcome,
+    State,
+)
+from cardcore._hooks import CardcoreHooks, hookimpl
+from cardcore._host import PluginError, PluginHost, PluginInfo, PluginProblem, load_bot, load_game
+from cardcore._options import (
+    OptionError,
+    OptionInfo,
+    build_options,
+    option,
+    option_infos,
+    options_to_json,
+)
+from cardcore._rng import rng_below, rng_next, rng_seed, rng_shuffle
+from cardcore._table import SPECTATOR, CardTable, Layout, TableView, Visibility, Zone, sample_table
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DECK_36",
+    "DECK_52",
+    "SPECTATOR",
+    "Action",
+    "Bot",
+    "BotSpec",
+    "Card",
+    "CardTable",
+    "CardcoreHooks",
+    "Game",
+    "GameSpec",
+    "IllegalActionError",
+    "JsonCodec",
+    "Layout",
+    "MatchRecord",
+    "Observation",
+    "OptionError",
+    "OptionInfo",
+    "Outcome",
+    "PluginError",
+    "PluginHost",
+    "PluginInfo",
+    "PluginProblem",
+    "Rank",
+    "RecordError",
+    "State",
+    "Step",
+    "Suit",
+    "TableView",
+    "Visibility",
+    "Zone",
+    "build_options",
+    "card_ids",
+    "cards_of",
+    "hookimpl",
+    "load_bot",
+    "load_game",
+    "mask_of",
+    "option",
+    "option_infos",
+    "options_to_json",
+    "parse_card",
+    "parse_cards",
+    "play_match",
+    "replay",
+    "rng_below",
+    "rng_next",
+    "rng_seed",
+    "rng_shuffle",
+    "sample_table",
+    "verify",
+]

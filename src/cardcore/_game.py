@@ -1,0 +1,381 @@
+"""The protocols every game, action, observation and bot follows, and their records."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar, final, runtime_checkable
+
+import attrs
+
+from cardcore._cards import Card
+from cardcore._table import TableView
+
+__all__ = [
+    "Action",
+    "Bot",
+    "BotSpec",
+    "Game",
+    "GameSpec",
+    "IllegalActionError",
+    "Observation",
+    "Outcome",
+    "State",
+]
+
+
+@runtime_checkable
+class Action(Protocol):
+    """A player's move: frozen, hashable, and printed as the text a person would type.
+
+    ``str(action)`` is its canonical text form (``steal 4♠+4♦``, ``bid 120``, ``pass``);
+    :meth:`Game.parse_action` reads it back. The JSON form of an action is that text.
+    """
+
+    def __hash__(self) -> int: ...
+
+    def __eq__(self, other: object) -> bool: ...
+
+
+class State(Protocol):
+    """A complete game state: a frozen value, compared and hashed by value.
+
+    A state holds everything, hidden cards and its RNG state included, so it must never
+    reach a bot; bots receive :class:`Observation` values.
+    """
+
+    def __hash__(self) -> int: ...
+
+    def __eq__(self, other: object) -> bool: ...
+
+
+class Observation(Protocol):
+    """What one seat may know: its cards, public cards, counts, public history, scores.
+
+    Games define their own frozen observation classes with at least these members.
+    """
+
+    @property
+    def seat(self) -> int:
+        """The observing seat."""
+        ...
+
+    @property
+    def current_player(self) -> int | None:
+        """Whose decision it is (public), or ``None`` when the game is over."""
+        ...
+
+    @property
+    def legal_actions(self) -> tuple[Any, ...]:
+        """The observing seat's legal actions when it is to move, else ``()``."""
+        ...
+
+    @property
+    def table(self) -> TableView:
+        """The card part: the table as this seat knows it."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The observation as JSON-ready data."""
+        ...
+
+
+@final
+class IllegalActionError(ValueError):
+    """An action was refused; the state it was tried on is unchanged.
+
+    Attributes:
+        action: what was tried (an action object or the raw input).
+        reason: why it is not legal, in the players' words.
+        legal: the legal actions at that point, when known.
+    """
+
+    def __init__(self, action: object, reason: str, legal: Sequence[object] = ()) -> None:
+        self.action = action
+        self.reason = reason
+        self.legal = tuple(legal)
+        shown = ", ".join(str(a) for a in self.legal[:12])
+        more = f", ... ({len(self.legal)} in all)" if len(self.legal) > 12 else ""
+        tail = f" Legal: {shown}{more}." if self.legal else ""
+        super().__init__(f"illegal action {str(action)!r}: {reason}.{tail}")
+
+
+def _placing(scores: Sequence[float]) -> tuple[int, ...]:
+    return tuple(1 + sum(1 for o in scores if o > s) for s in scores)
+
+
+@final
+@attrs.frozen(kw_only=True)
+class Outcome:
+    """The result of a finished game.
+
+    Use :meth:`from_scores` to build one: placings and win shares follow from the scores.
+    """
+
+    scores: tuple[float, ...]
+    """Per seat, the game's score (for teams, each seat carries its team's score)."""
+    placing: tuple[int, ...]
+    """Per seat, 1 for first; tied seats share a place (1, 1, 3)."""
+    shares: tuple[Fraction, ...]
+    """Per seat, its share of the win: 1/k for each of k tied winners, 0 otherwise."""
+    teams: tuple[tuple[int, ...], ...] | None = None
+    """The partnerships, if the game has them."""
+    forfeit: int | None = None
+    """The seat that forfeited (see :func:`cardcore.play_match`), if any."""
+    reason: str = ""
+    """Why the game ended, in a few words (e.g. ``"turn limit"``), or the forfeit reason."""
+
+    @classmethod
+    def from_scores(
+        cls,
+        scores: Sequence[float],
+        *,
+        teams: Sequence[Sequence[int]] | None = None,
+        higher_is_better: bool = True,
+        reason: str = "",
+    ) -> Outcome:
+        """Build an outcome from per-seat scores (teams: seats of one team score alike)."""
+        s = tuple(scores)
+        key = s if higher_is_better else tuple(-x for x in s)
+        placing = _placing(key)
+        winners = [i for i, p in enumerate(placing) if p == 1]
+        if teams is not None:
+            team_of = {seat: t for t, members in enumerate(teams) for seat in members}
+            win_teams = {team_of[w] for w in winners}
+            k = len(win_teams)
+            shares = tuple(
+                Fraction(1, k * len(teams[team_of[i]])) if team_of[i] in win_teams else Fraction(0)
+                for i in range(len(s))
+            )
+            return cls(
+                scores=s,
+                placing=placing,
+                shares=shares,
+                teams=tuple(tuple(t) for t in teams),
+                reason=reason,
+            )
+        shares = tuple(Fraction(1, len(winners)) if p == 1 else Fraction(0) for p in placing)
+        return cls(scores=s, placing=placing, shares=shares, reason=reason)
+
+    @classmethod
+    def forfeited(
+        cls, num_players: int, seat: int, reason: str, teams: Sequence[Sequence[int]] | None = None
+    ) -> Outcome:
+        """The outcome when ``seat`` forfeits: it (and its team) places last with score 0.
+
+        Every other seat (team) shares the win and scores 1.
+        """
+        losers = {seat}
+        if teams is not None:
+            for t in teams:
+                if seat in t:
+                    losers = set(t)
+        scores = tuple(0.0 if i in losers else 1.0 for i in range(num_players))
+        out = cls.from_scores(scores, teams=teams)
+        return attrs.evolve(out, forfeit=seat, reason=reason)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats placed first."""
+        return tuple(i for i, p in enumerate(self.placing) if p == 1)
+
+    def reward(self, seat: int) -> float:
+        """A zero-to-one reward for search and learning: the seat's (team's) win share."""
+        if self.teams is not None:
+            for t in self.teams:
+                if seat in t:
+                    return float(sum(self.shares[i] for i in t))
+        return float(self.shares[seat])
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data (shares as ``"1/2"`` strings)."""
+        return {
+            "scores": list(self.scores),
+            "placing": list(self.placing),
+            "shares": [str(x) for x in self.shares],
+            "teams": [list(t) for t in self.teams] if self.teams is not None else None,
+            "forfeit": self.forfeit,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """Rebuild from :meth:`to_json` data."""
+        teams = data.get("teams")
+        return cls(
+            scores=tuple(float(x) for x in data["scores"]),
+            placing=tuple(int(x) for x in data["placing"]),
+            shares=tuple(Fraction(x) for x in data["shares"]),
+            teams=tuple(tuple(int(s) for s in t) for t in teams) if teams is not None else None,
+            forfeit=data.get("forfeit"),
+            reason=str(data.get("reason", "")),
+        )
+
+
+S = TypeVar("S", bound=State)
+A = TypeVar("A", bound=Action)
+O_ = TypeVar("O_", bound=Observation)
+
+
+class Game(Protocol[S, A, O_]):
+    """The rules of one game under fixed options: immutable, holds no per-match data.
+
+    Build games with :func:`cardcore.load_game`. All methods are pure: ``apply`` returns
+    a new state and never changes its input.
+    """
+
+    @property
+    def name(self) -> str:
+        """The game id, e.g. ``"nyuri"``."""
+        ...
+
+    @property
+    def options(self) -> Any:
+        """The typed options (an attrs frozen instance)."""
+        ...
+
+    @property
+    def min_players(self) -> int:
+        """Smallest supported number of seats."""
+        ...
+
+    @property
+    def max_players(self) -> int:
+        """Largest supported number of seats."""
+        ...
+
+    def teams(self, num_players: int) -> tuple[tuple[int, ...], ...] | None:
+        """The partnerships for a player count, or ``None``."""
+        ...
+
+    def max_decisions(self, num_players: int) -> int:
+        """An upper bound on the decisions of one game (the kit checks it)."""
+        ...
+
+    def initial_state(
+        self,
+        num_players: int,
+        seed: int,
+        *,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> S:
+        """The state before the first decision.
+
+        Args:
+            num_players: number of seats.
+            seed: seeds the state's RNG (shuffles, random draws).
+            dealer: the dealer seat, or ``None`` to choose it as the rules say.
+            deck: a stacked deck, top card first, used instead of the first shuffle.
+        """
+        ...
+
+    def current_player(self, state: S) -> int | None:
+        """The seat to decide, or ``None`` when the game is over."""
+        ...
+
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        """The current player's legal actions in a fixed order (``()`` when over)."""
+        ...
+
+    def apply(self, state: S, action: A) -> S:
+        """Play ``action`` for the current player and return the new state.
+
+        Raises:
+            IllegalActionError: the action is not legal; ``state`` is untouched.
+        """
+        ...
+
+    def observe(self, state: S, seat: int) -> O_:
+        """What ``seat`` may know of ``state`` (``-1``: an onlooker)."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+        ...
+
+    def sample_state(self, observation: O_, rng: random.Random) -> S:
+        """A full state consistent with everything the observing seat knows."""
+        ...
+
+    def parse_action(self, text: str) -> A:
+        """Read an action from its text form (the inverse of ``str(action)``).
+
+        Raises:
+            ValueError: the text is not an action of this game.
+        """
+        ...
+
+    def observation_from_json(self, data: Mapping[str, Any]) -> O_:
+        """Rebuild an observation from its ``to_json`` data."""
+        ...
+
+    def render(self, observation: O_) -> str:
+        """The table as text, from the observing seat's point of view."""
+        ...
+
+
+class Bot(Protocol):
+    """A player: receives an observation, returns one of its legal actions.
+
+    Bots may keep memory across a match in their own attributes. Optional methods the
+    engine calls when present: ``start_match(game, seat, num_players)`` and
+    ``end_match(outcome)``.
+    """
+
+    def act(self, observation: Any) -> Any:
+        """Choose an action from ``observation.legal_actions``."""
+        ...
+
+
+@final
+@attrs.frozen(kw_only=True)
+class GameSpec:
+    """A game registered by a plugin (returned by ``cardcore_register_games``)."""
+
+    name: str
+    """Game id, lower kebab-case (``nyuri``)."""
+    title: str
+    """Display name."""
+    factory: Callable[[Any], Game[Any, Any, Any]]
+    """Builds the game from an options instance."""
+    options_type: type
+    """The attrs frozen options class."""
+    presets: Mapping[str, Any]
+    """Preset name to options instance; must contain ``default``."""
+    min_players: int
+    """Smallest player count."""
+    max_players: int
+    """Largest player count."""
+    description: str = ""
+    """One line for listings."""
+    rules_version: str = "1"
+    """Version of the rules text implemented."""
+    distribution: str = ""
+    """The distribution providing it (filled in by the plugin host)."""
+    version: str = ""
+    """That distribution's version (filled in by the plugin host)."""
+
+    def __attrs_post_init__(self) -> None:
+        if "default" not in self.presets:
+            raise ValueError(f"game {self.name!r}: presets must include 'default'")
+
+
+@final
+@attrs.frozen(kw_only=True)
+class BotSpec:
+    """A bot registered by a plugin (returned by ``cardcore_register_bots``)."""
+
+    name: str
+    """Bot id, lower kebab-case (``random``, ``nyuri-heuristic``)."""
+    factory: Callable[..., Bot]
+    """Called as ``factory(game, seed=..., **options)``; returns a fresh bot."""
+    description: str = ""
+    """One line for listings."""
+    games: tuple[str, ...] = ()
+    """Game ids the bot plays; empty means every game."""
+    distribution: str = ""
+    """The distribution providing it (filled in by the plugin host)."""
+    version: str = ""
+    """That distribution's version (filled in by the plugin host)."""

@@ -1,0 +1,573 @@
+"""The card table: where every card is, and which seats know it.
+
+One structure decides hidden information for every game. A :class:`Layout` names the
+zones of a game (stock, hands, piles, table, ...) and who may look into each; a
+:class:`CardTable` is an immutable value holding the cards of each zone plus, per seat,
+the set of cards whose location that seat knows (perfect recall). Games move cards
+through the table and say who sees each move; observations project the table for one
+seat (:meth:`CardTable.view`), and determinisation deals the cards a seat does not know
+into the places it cannot see (:func:`sample_table`).
+
+Inside, cards are ids (0..51) and sets of cards are ``int`` bitmasks, so a move costs a
+few tuple operations.
+
+Knowledge rules (each is enforced here, not by the games):
+
+* a card in a ``PUBLIC`` zone is known to every seat; a card in an ``OWNER`` zone is
+  known to its owner; nobody looks into a ``HIDDEN`` zone;
+* a move is seen by the seats given as ``seen``, plus everyone who can look into the
+  source or the destination zone; those seats know where the card now is;
+* a seat that does not see a move keeps what it knew, since the position the card left
+  from is public (the top of the stock, a named card), unless the move is ``secret``
+  (a card picked unseen from a zone): then that seat forgets the location of every card
+  that was in the source zone, because it cannot tell which one left;
+* shuffling a zone makes its order unknown to everyone who cannot look into it.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final, final
+
+import attrs
+
+from cardcore._cards import Card, card_ids, cards_of
+from cardcore._rng import rng_below
+
+__all__ = ["CardTable", "Layout", "TableView", "Visibility", "Zone", "sample_table"]
+
+SPECTATOR: Final = -1
+"""The seat number of an onlooker who sees only what every seat sees."""
+
+
+class Visibility(enum.Enum):
+    """Who may look into a zone."""
+
+    PUBLIC = "public"
+    """Face up: every seat sees the cards (a trick, a capture pile, a turn-up)."""
+    OWNER = "owner"
+    """Seen by the zone's owner only (a hand)."""
+    HIDDEN = "hidden"
+    """Face down: nobody looks (a stock, a hole card, a box)."""
+
+
+@final
+@attrs.frozen
+class Zone:
+    """One zone of a layout."""
+
+    name: str
+    """Unique name, e.g. ``"stock"``, ``"hand1"``."""
+    visibility: Visibility
+    """Who may look into the zone."""
+    owner: int | None = None
+    """The owning seat, for ``OWNER`` zones (and for per-seat public zones)."""
+    ordered: bool = False
+    """Whether order matters (stock, trick): then positions are tracked, bottom first."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.visibility is Visibility.OWNER and self.owner is None:
+            raise ValueError(f"zone {self.name!r}: an OWNER zone needs an owner seat")
+
+
+def _popcount(m: int) -> int:
+    return m.bit_count()
+
+
+@final
+@attrs.frozen(eq=False, repr=False)
+class Layout:
+    """The zones of a game for a number of seats, and the deck in play.
+
+    A layout is fixed per game and player count; build it once and share it.
+    """
+
+    zones: tuple[Zone, ...]
+    """Every zone, in a fixed order (the zone index is its position here)."""
+    num_seats: int
+    """Number of seats at the table."""
+    deck: int
+    """Bitmask of the cards in play (52 or 36 cards, or any subset)."""
+    index: Mapping[str, int] = attrs.field(init=False)
+    """Zone name to zone index."""
+    watchers: tuple[int, ...] = attrs.field(init=False)
+    """Per zone, the seat mask of who may look into it."""
+    all_seats: int = attrs.field(init=False)
+    """Seat mask with every seat set."""
+
+    def __attrs_post_init__(self) -> None:
+        names = [z.name for z in self.zones]
+        if len(set(names)) != len(names):
+            raise ValueError(f"zone names must be unique: {names}")
+        everyone = (1 << self.num_seats) - 1
+        watchers = []
+        for z in self.zones:
+            if z.visibility is Visibility.PUBLIC:
+                watchers.append(everyone)
+            elif z.visibility is Visibility.OWNER:
+                assert z.owner is not None
+                if not 0 <= z.owner < self.num_seats:
+                    raise ValueError(f"zone {z.name!r}: owner {z.owner} is not a seat")
+                watchers.append(1 << z.owner)
+            else:
+                watchers.append(0)
+        object.__setattr__(self, "index", {n: i for i, n in enumerate(names)})
+        object.__setattr__(self, "watchers", tuple(watchers))
+        object.__setattr__(self, "all_seats", everyone)
+
+    def __repr__(self) -> str:
+        return f"Layout({[z.name for z in self.zones]}, seats={self.num_seats})"
+
+    def zone(self, name: str) -> int:
+        """The index of the zone called ``name``."""
+        try:
+            return self.index[name]
+        except KeyError:
+            raise KeyError(f"no zone {name!r}; zones are {list(self.index)}") from None
+
+    def new_table(self, order: Sequence[int], into: str | int) -> CardTable:
+        """A table with every card of ``order`` (ids, top card first) in one zone.
+
+        Nobody knows anything yet, except what the zone's visibility shows.
+        """
+        z = into if isinstance(into, int) else self.zone(into)
+        mask = 0
+        for c in order:
+            mask |= 1 << c
+        if mask != self.deck or len(order) != _popcount(self.deck):
+            raise ValueError("the deck order must hold each card of the deck exactly once")
+        masks = [0] * len(self.zones)
+        masks[z] = mask
+        orders: list[tuple[int, ...]] = [()] * len(self.zones)
+        if self.zones[z].ordered:
+            orders[z] = tuple(reversed(order))
+        known = tuple(mask if (self.watchers[z] >> s) & 1 else 0 for s in range(self.num_seats))
+        return CardTable(self, tuple(masks), tuple(orders), known)
+
+
+@final
+@attrs.frozen(repr=False)
+class CardTable:
+    """Where every card is and who knows it: an immutable value.
+
+    Every method that changes something returns a new table. Zones are addressed by
+    index (fast) as given by :meth:`Layout.zone`.
+    """
+
+    layout: Layout = attrs.field(eq=False, hash=False)
+    """The zones this table is laid out in."""
+    masks: tuple[int, ...]
+    """Per zone, the bitmask of the cards in it."""
+    orders: tuple[tuple[int, ...], ...]
+    """Per ordered zone, its card ids bottom to top; ``()`` for unordered zones."""
+    known: tuple[int, ...]
+    """Per seat, the bitmask of cards whose location the seat knows."""
+
+    def __repr__(self) -> str:
+        parts = []
+        for z, m in zip(self.layout.zones, self.masks, strict=True):
+            if z.ordered:
+                cards = " ".join(str(Card.of(c)) for c in self.orders[self.layout.index[z.name]])
+            else:
+                cards = " ".join(str(c) for c in cards_of(m))
+            parts.append(f"{z.name}=[{cards}]")
+        return "CardTable(" + ", ".join(parts) + ")"
+
+    # ---- reading -------------------------------------------------------------------
+
+    def mask(self, zone: int) -> int:
+        """Bitmask of the cards in a zone."""
+        return self.masks[zone]
+
+    def size(self, zone: int) -> int:
+        """Number of cards in a zone."""
+        return self.masks[zone].bit_count()
+
+    def cards(self, zone: int) -> tuple[Card, ...]:
+        """The cards of a zone: bottom to top for ordered zones, else in id order."""
+        if self.layout.zones[zone].ordered:
+            return tuple(Card.of(c) for c in self.orders[zone])
+        return cards_of(self.masks[zone])
+
+    def top(self, zone: int) -> int:
+        """The id of the top card of an ordered zone."""
+        return self.orders[zone][-1]
+
+    def where(self, card: int) -> int:
+        """The index of the zone holding a card id."""
+        bit = 1 << card
+        for i, m in enumerate(self.masks):
+            if m & bit:
+                return i
+        raise KeyError(f"card {Card.of(card)} is not on the table")
+
+    def knows(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` knows where ``card`` is."""
+        return bool((self.known[seat] >> card) & 1)
+
+    # ---- moving --------------------------------------------------------------------
+
+    def move(
+        self,
+        card: int,
+        src: int,
+        dst: int,
+        *,
+        seen: int = 0,
+        secret: bool = False,
+        bottom: bool = False,
+    ) -> CardTable:
+        """Move one card (by id) from zone ``src`` to zone ``dst``.
+
+        Args:
+            card: the card id; it must be in ``src``.
+            src: source zone index.
+            dst: destination zone index.
+            seen: seat mask of seats that see which card moved, beyond those who can look
+                into ``src`` or ``dst`` (use ``layout.all_seats`` for a card shown to all).
+            secret: the card was picked unseen (at random, face down): seats that do not
+                see the move forget every card of ``src``.
+            bottom: put the card at the bottom of an ordered ``dst`` instead of the top.
+
+        Returns:
+            The new table.
+        """
+        bit = 1 << card
+        masks = list(self.masks)
+        src_mask = masks[src]
+        if not src_mask & bit:
+            raise ValueError(f"{Card.of(card)} is not in zone {self.layout.zones[src].name!r}")
+        masks[src] = src_mask ^ bit
+        masks[dst] |= bit
+        orders = self.orders
+        zones = self.layout.zones
+        if zones[src].ordered or zones[dst].ordered:
+            olist = list(orders)
+            if zones[src].ordered:
+                o = olist[src]
+                i = o.index(card)
+                olist[src] = o[:i] + o[i + 1 :]
+            if zones[dst].ordered:
+                olist[dst] = (card, *olist[dst]) if bottom else (*olist[dst], card)
+            orders = tuple(olist)
+        watchers = self.layout.watchers
+        seen |= watchers[src] | watchers[dst]
+        known = self.known
+        if seen == self.layout.all_seats:
+            known = tuple(k | bit for k in known)
+        else:
+            new_known = []
+            for s, k in enumerate(known):
+                if (seen >> s) & 1:
+                    new_known.append(k | bit)
+                elif secret:
+                    new_known.append(k & ~src_mask)
+                else:
+                    new_known.append(k)
+            known = tuple(new_known)
+        return CardTable(self.layout, tuple(masks), orders, known)
+
+    def move_many(self, cards: int, src: int, dst: int, *, seen: int = 0) -> CardTable:
+        """Move a set of cards (a mask) between two unordered zones, openly."""
+        masks = list(self.masks)
+        if masks[src] & cards != cards:
+            missing = cards_of(cards & ~masks[src])
+            raise ValueError(
+                f"{' '.join(map(str, missing))} not in zone {self.layout.zones[src].name!r}"
+            )
+        zones = self.layout.zones
+        if zones[src].ordered or zones[dst].ordered:
+            table = self
+            for c in card_ids(cards):
+                table = table.move(c, src, dst, seen=seen)
+            return table
+        masks[src] ^= cards
+        masks[dst] |= cards
+        watchers = self.layout.watchers
+        seen |= watchers[src] | watchers[dst]
+        known = tuple(k | cards if (seen >> s) & 1 else k for s, k in enumerate(self.known))
+        return CardTable(self.layout, tuple(masks), self.orders, known)
+
+    def draw(self, src: int, dst: int, *, seen: int = 0) -> tuple[int, CardTable]:
+        """Move the top card of ordered zone ``src`` to ``dst``; return its id too."""
+        card = self.orders[src][-1]
+        return card, self.move(card, src, dst, seen=seen)
+
+    def reveal(self, cards: int, seats: int) -> CardTable:
+        """Show ``cards`` (a mask) to ``seats`` (a seat mask) where they lie."""
+        known = tuple(k | cards if (seats >> s) & 1 else k for s, k in enumerate(self.known))
+        return CardTable(self.layout, self.masks, self.orders, known)
+
+    def shuffle(self, zone: int, rng: int) -> tuple[CardTable, int]:
+        """Shuffle an ordered zone with the RNG state ``rng``; return the new RNG state.
+
+        Seats that cannot look into the zone forget where its cards are.
+        """
+        order = list(self.orders[zone])
+        for i in range(len(order) - 1, 0, -1):
+            j, rng = rng_below(rng, i + 1)
+            order[i], order[j] = order[j], order[i]
+        orders = list(self.orders)
+        orders[zone] = tuple(order)
+        w = self.layout.watchers[zone]
+        m = self.masks[zone]
+        known = tuple(k if (w >> s) & 1 else k & ~m for s, k in enumerate(self.known))
+        return CardTable(self.layout, self.masks, tuple(orders), known), rng
+
+    def gather(self, dst: int) -> CardTable:
+        """Move every card into zone ``dst`` (unshuffled, in id order), as between hands.
+
+        Seats that cannot look into ``dst`` forget where every card is.
+        """
+        masks = [0] * len(self.masks)
+        everything = 0
+        for m in self.masks:
+            everything |= m
+        masks[dst] = everything
+        orders: list[tuple[int, ...]] = [()] * len(self.masks)
+        if self.layout.zones[dst].ordered:
+            orders[dst] = tuple(card_ids(everything))
+        w = self.layout.watchers[dst]
+        known = tuple(everything if (w >> s) & 1 else 0 for s in range(self.layout.num_seats))
+        return CardTable(self.layout, tuple(masks), tuple(orders), known)
+
+    # ---- projecting ----------------------------------------------------------------
+
+    def view(self, seat: int) -> TableView:
+        """What ``seat`` knows of the table (``-1``: an onlooker who sees only the public)."""
+        if seat == SPECTATOR:
+            k = self.layout.deck
+            for kk in self.known:
+                k &= kk
+        else:
+            k = self.known[seat]
+        zones = self.layout.zones
+        known = tuple(m & k for m in self.masks)
+        orders = tuple(
+            tuple(c if (k >> c) & 1 else -1 for c in o) if zones[i].ordered else ()
+            for i, o in enumerate(self.orders)
+        )
+        sizes = tuple(m.bit_count() for m in self.masks)
+        return TableView(self.layout, seat, sizes, known, orders)
+
+    def check(self) -> None:
+        """Check the table's own invariants (card conservation, consistent knowledge).
+
+        Raises:
+            AssertionError: naming the broken invariant.
+        """
+        seen = 0
+        for z, m in zip(self.layout.zones, self.masks, strict=True):
+            if seen & m:
+                dup = " ".join(map(str, cards_of(seen & m)))
+                raise AssertionError(f"card conservation: {dup} in two zones (also {z.name})")
+            seen |= m
+            if z.ordered:
+                o = self.orders[self.layout.index[z.name]]
+                om = 0
+                for c in o:
+                    om |= 1 << c
+                if om != m or len(o) != m.bit_count():
+                    raise AssertionError(f"zone {z.name}: order and contents disagree")
+        if seen != self.layout.deck:
+            lost = " ".join(map(str, cards_of(self.layout.deck & ~seen)))
+            extra = " ".join(map(str, cards_of(seen & ~self.layout.deck)))
+            raise AssertionError(f"card conservation: missing [{lost}] extra [{extra}]")
+        for i, m in enumerate(self.masks):
+            w = self.layout.watchers[i]
+            for s in range(self.layout.num_seats):
+                if (w >> s) & 1 and self.known[s] & m != m:
+                    raise AssertionError(
+                        f"seat {s} can look into {self.layout.zones[i].name} but does not know it"
+                    )
+
+
+@final
+@attrs.frozen(repr=False)
+class TableView:
+    """The card part of one seat's observation: what that seat knows of the table."""
+
+    layout: Layout = attrs.field(eq=False, hash=False)
+    """The zones."""
+    seat: int
+    """The observing seat (``-1``: an onlooker)."""
+    sizes: tuple[int, ...]
+    """Per zone, how many cards it holds (always public)."""
+    known: tuple[int, ...]
+    """Per zone, the mask of the cards the seat knows to be there."""
+    orders: tuple[tuple[int, ...], ...]
+    """Per ordered zone, bottom to top, a card id or ``-1`` where the seat does not know."""
+
+    def __repr__(self) -> str:
+        parts = []
+        for i, z in enumerate(self.layout.zones):
+            parts.append(f"{z.name}={self.describe(i)}")
+        return f"TableView(seat={self.seat}, " + ", ".join(parts) + ")"
+
+    def size(self, zone: int | str) -> int:
+        """How many cards a zone holds."""
+        return self.sizes[self._z(zone)]
+
+    def cards(self, zone: int | str) -> tuple[Card, ...]:
+        """The cards this seat knows to be in a zone (ordered zones: bottom to top)."""
+        i = self._z(zone)
+        if self.layout.zones[i].ordered:
+            return tuple(Card.of(c) for c in self.orders[i] if c >= 0)
+        return cards_of(self.known[i])
+
+    def slots(self, zone: int | str) -> tuple[Card | None, ...]:
+        """An ordered zone bottom to top, ``None`` where this seat does not know the card."""
+        i = self._z(zone)
+        return tuple(Card.of(c) if c >= 0 else None for c in self.orders[i])
+
+    def mask(self, zone: int | str) -> int:
+        """Bitmask of the cards this seat knows to be in a zone."""
+        return self.known[self._z(zone)]
+
+    def describe(self, zone: int | str) -> str:
+        """A short text: known cards, plus ``?`` for each unknown one."""
+        i = self._z(zone)
+        if self.layout.zones[i].ordered:
+            return "[" + " ".join(str(Card.of(c)) if c >= 0 else "?" for c in self.orders[i]) + "]"
+        cards = [str(c) for c in cards_of(self.known[i])]
+        cards += ["?"] * (self.sizes[i] - len(cards))
+        return "[" + " ".join(cards) + "]"
+
+    def to_json(self) -> dict[str, object]:
+        """The view as JSON-ready data, zones by name (cards as ``10♥``, unknown as null)."""
+        zones: dict[str, object] = {}
+        out: dict[str, object] = {"seat": self.seat, "zones": zones}
+        for i, z in enumerate(self.layout.zones):
+            if z.ordered:
+                zones[z.name] = [str(Card.of(c)) if c >= 0 else None for c in self.orders[i]]
+            else:
+                cards: list[str | None] = [str(c) for c in cards_of(self.known[i])]
+                cards += [None] * (self.sizes[i] - len(cards))
+                zones[z.name] = cards
+        return out
+
+    @classmethod
+    def from_json(cls, layout: Layout, data: Mapping[str, object]) -> TableView:
+        """Rebuild a view from :meth:`to_json` data."""
+        from cardcore._cards import parse_card
+
+        seat = data.get("seat")
+        zones = data.get("zones")
+        if not isinstance(seat, int) or not isinstance(zones, Mapping):
+            raise ValueError("table view: needs 'seat' (int) and 'zones' (object)")
+        sizes, known, orders = [], [], []
+        for z in layout.zones:
+            raw = zones.get(z.name)
+            if not isinstance(raw, list):
+                raise ValueError(f"table view: zone {z.name!r} missing or not a list")
+            ids = [parse_card(c).id if isinstance(c, str) else -1 for c in raw]
+            sizes.append(len(ids))
+            m = 0
+            for c in ids:
+                if c >= 0:
+                    m |= 1 << c
+            known.append(m)
+            orders.append(tuple(ids) if z.ordered else ())
+        return cls(layout, seat, tuple(sizes), tuple(known), tuple(orders))
+
+    def _z(self, zone: int | str) -> int:
+        return zone if isinstance(zone, int) else self.layout.zone(zone)
+
+
+def sample_table(
+    view: TableView,
+    rng: random.Random,
+    *,
+    exclude: Mapping[int, int] | None = None,
+    tries: int = 200,
+) -> CardTable:
+    """Deal the cards ``view.seat`` does not know into the places it cannot see.
+
+    Zone sizes and every known card and position are kept, so the sampled table gives the
+    observing seat exactly the same view. Other seats know just what they can look at.
+
+    Args:
+        view: the observing seat's view.
+        rng: the sampler's random source.
+        exclude: optional constraints, zone index to a mask of cards that cannot be
+            there (e.g. a seat that failed to follow suit holds none of that suit).
+        tries: how many random deals to try before giving up on the constraints.
+
+    Returns:
+        A full table consistent with the view.
+
+    Raises:
+        ValueError: when no deal satisfies the constraints.
+    """
+    layout = view.layout
+    known_all = 0
+    for m in view.known:
+        known_all |= m
+    unknown = list(card_ids(layout.deck & ~known_all))
+    needs = [view.sizes[i] - view.known[i].bit_count() for i in range(len(layout.zones))]
+    if sum(needs) != len(unknown):
+        raise ValueError(
+            f"the view is inconsistent: {len(unknown)} unknown cards for {sum(needs)} places"
+        )
+    exclude = exclude or {}
+    for _ in range(tries):
+        fill = _deal(unknown, needs, exclude, rng)
+        if fill is not None:
+            break
+    else:
+        raise ValueError("no deal of the unknown cards satisfies the constraints")
+    masks = list(view.known)
+    orders: list[tuple[int, ...]] = []
+    for i, z in enumerate(layout.zones):
+        cards = fill[i]
+        for c in cards:
+            masks[i] |= 1 << c
+        if z.ordered:
+            it = iter(cards)
+            orders.append(tuple(c if c >= 0 else next(it) for c in view.orders[i]))
+        else:
+            orders.append(())
+    known = []
+    for s in range(layout.num_seats):
+        k = 0
+        for i, w in enumerate(layout.watchers):
+            if (w >> s) & 1:
+                k |= masks[i]
+        if s == view.seat:
+            k |= known_all
+        known.append(k)
+    return CardTable(layout, tuple(masks), tuple(orders), tuple(known))
+
+
+def _deal(
+    unknown: Sequence[int], needs: Sequence[int], exclude: Mapping[int, int], rng: random.Random
+) -> list[list[int]] | None:
+    pool = list(unknown)
+    rng.shuffle(pool)
+    fill: list[list[int]] = [[] for _ in needs]
+    # Most constrained zones first, so that a feasible deal is usually found at once.
+    order = sorted(range(len(needs)), key=lambda i: (-(exclude.get(i, 0).bit_count()), i))
+    for i in order:
+        n = needs[i]
+        if not n:
+            continue
+        bad = exclude.get(i, 0)
+        took: list[int] = []
+        rest: list[int] = []
+        for c in pool:
+            if len(took) < n and not (bad >> c) & 1:
+                took.append(c)
+            else:
+                rest.append(c)
+        if len(took) < n:
+            return None
+        fill[i] = took
+        pool = rest
+    return fill
+
+
+def zones_named(layout: Layout, names: Iterable[str]) -> tuple[int, ...]:
+    """Zone indexes for several names."""
+    return tuple(layout.zone(n) for n in names)

@@ -1,0 +1,1 @@
+"""The conformance kit: checks any game for the properties cardcore promises."""
