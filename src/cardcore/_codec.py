@@ -83,7 +83,7 @@ class JsonCodec:
         """
         return self._decode(data, hint, "$", num_players)
 
-    def _decode(self, data: Any, hint: Any, path: str, n: int | None) -> Any:  # noqa: PLR0911, PLR0912
+    def _decode(self, data: Any, hint: Any, path: str, n: int | None) -> Any:
         origin = typing.get_origin(hint)
         if hint is Any:
             return data

@@ -25,6 +25,7 @@ __all__ = ["PluginHost", "PluginInfo", "PluginProblem", "default_host", "load_bo
 
 ENTRY_POINT_GROUP = "cardcore"
 BUILTIN_PLUGINS = ("cardcore.bots._plugin",)
+BUILTIN_NAME = "cardcore-builtins"
 
 
 @final
@@ -90,7 +91,7 @@ class PluginHost:
         if builtins:
             for mod in BUILTIN_PLUGINS:
                 self._register_module(
-                    importlib.import_module(mod), mod, "cardcore", _version("cardcore")
+                    importlib.import_module(mod), BUILTIN_NAME, "cardcore", _version("cardcore")
                 )
         if load_entrypoints:
             self._load_entrypoints()

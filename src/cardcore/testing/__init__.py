@@ -1,1 +1,33 @@
-"""The conformance kit: checks any game for the properties cardcore promises."""
+"""The conformance kit: checks any game for the properties cardcore promises.
+
+Use :func:`check_game` in a plugin's test suite, or ``cardcore certify GAME`` from the
+shell. :func:`playthrough` and :func:`assert_golden` keep golden playthroughs, and the
+``strategies`` module has Hypothesis strategies for cards, options and reachable states.
+"""
+
+from cardcore.testing import _strategies as strategies
+from cardcore.testing._golden import assert_golden, playthrough
+from cardcore.testing._kit import (
+    PROPERTIES,
+    CheckResult,
+    Config,
+    ConformanceError,
+    Report,
+    check_game,
+    configurations,
+    run_checks,
+)
+
+__all__ = [
+    "PROPERTIES",
+    "CheckResult",
+    "Config",
+    "ConformanceError",
+    "Report",
+    "assert_golden",
+    "check_game",
+    "configurations",
+    "playthrough",
+    "run_checks",
+    "strategies",
+]

@@ -1,1 +1,13 @@
-"""pytest plugin (placeholder until the kit lands)."""
+"""pytest plugin: fixtures for game plugin test suites (loaded automatically)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardcore._host import PluginHost
+
+
+@pytest.fixture
+def cardcore_host() -> PluginHost:
+    """A fresh plugin host with the installed plugins."""
+    return PluginHost()
