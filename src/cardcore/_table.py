@@ -27,9 +27,10 @@ Knowledge rules (each is enforced here, not by the games):
 from __future__ import annotations
 
 import enum
+import functools
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Final, final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Final, NamedTuple, final
 
 import attrs
 
@@ -77,7 +78,7 @@ def _popcount(m: int) -> int:
 
 
 @final
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(repr=False, cache_hash=True)
 class Layout:
     """The zones of a game for a number of seats, and the deck in play.
 
@@ -90,12 +91,14 @@ class Layout:
     """Number of seats at the table."""
     deck: int
     """Bitmask of the cards in play (52 or 36 cards, or any subset)."""
-    index: Mapping[str, int] = attrs.field(init=False)
+    index: Mapping[str, int] = attrs.field(init=False, eq=False)
     """Zone name to zone index."""
-    watchers: tuple[int, ...] = attrs.field(init=False)
+    watchers: tuple[int, ...] = attrs.field(init=False, eq=False)
     """Per zone, the seat mask of who may look into it."""
-    all_seats: int = attrs.field(init=False)
+    all_seats: int = attrs.field(init=False, eq=False)
     """Seat mask with every seat set."""
+    ordered: tuple[bool, ...] = attrs.field(init=False, eq=False)
+    """Per zone, whether it is ordered."""
 
     def __attrs_post_init__(self) -> None:
         names = [z.name for z in self.zones]
@@ -116,6 +119,7 @@ class Layout:
         object.__setattr__(self, "index", {n: i for i, n in enumerate(names)})
         object.__setattr__(self, "watchers", tuple(watchers))
         object.__setattr__(self, "all_seats", everyone)
+        object.__setattr__(self, "ordered", tuple(z.ordered for z in self.zones))
 
     def __repr__(self) -> str:
         return f"Layout({[z.name for z in self.zones]}, seats={self.num_seats})"
@@ -147,16 +151,15 @@ class Layout:
         return CardTable(self, tuple(masks), tuple(orders), known)
 
 
-@final
-@attrs.frozen(repr=False)
-class CardTable:
+class CardTable(NamedTuple):
     """Where every card is and who knows it: an immutable value.
 
     Every method that changes something returns a new table. Zones are addressed by
-    index (fast) as given by :meth:`Layout.zone`.
+    index (fast) as given by :meth:`Layout.zone`. A table is a named tuple so that
+    making one costs next to nothing: it is rebuilt on every move.
     """
 
-    layout: Layout = attrs.field(eq=False, hash=False)
+    layout: Layout
     """The zones this table is laid out in."""
     masks: tuple[int, ...]
     """Per zone, the bitmask of the cards in it."""
@@ -235,39 +238,39 @@ class CardTable:
             The new table.
         """
         bit = 1 << card
-        masks = list(self.masks)
+        layout = self[0]
+        masks = list(self[1])
         src_mask = masks[src]
         if not src_mask & bit:
-            raise ValueError(f"{Card.of(card)} is not in zone {self.layout.zones[src].name!r}")
+            raise ValueError(f"{Card.of(card)} is not in zone {layout.zones[src].name!r}")
         masks[src] = src_mask ^ bit
         masks[dst] |= bit
-        orders = self.orders
-        zones = self.layout.zones
-        if zones[src].ordered or zones[dst].ordered:
+        orders = self[2]
+        ordered = layout.ordered
+        if ordered[src] or ordered[dst]:
             olist = list(orders)
-            if zones[src].ordered:
+            if ordered[src]:
                 o = olist[src]
-                i = o.index(card)
-                olist[src] = o[:i] + o[i + 1 :]
-            if zones[dst].ordered:
+                if o[-1] == card:
+                    olist[src] = o[:-1]
+                else:
+                    i = o.index(card)
+                    olist[src] = o[:i] + o[i + 1 :]
+            if ordered[dst]:
                 olist[dst] = (card, *olist[dst]) if bottom else (*olist[dst], card)
             orders = tuple(olist)
-        watchers = self.layout.watchers
+        watchers = layout.watchers
         seen |= watchers[src] | watchers[dst]
-        known = self.known
-        if seen == self.layout.all_seats:
-            known = tuple(k | bit for k in known)
-        else:
-            new_known = []
-            for s, k in enumerate(known):
-                if (seen >> s) & 1:
-                    new_known.append(k | bit)
-                elif secret:
-                    new_known.append(k & ~src_mask)
-                else:
-                    new_known.append(k)
-            known = tuple(new_known)
-        return CardTable(self.layout, tuple(masks), orders, known)
+        known = self[3]
+        if seen == layout.all_seats:
+            known = tuple([k | bit for k in known])
+        elif secret:
+            known = tuple(
+                [k | bit if (seen >> s) & 1 else k & ~src_mask for s, k in enumerate(known)]
+            )
+        elif seen:
+            known = tuple([k | bit if (seen >> s) & 1 else k for s, k in enumerate(known)])
+        return _new_table((layout, tuple(masks), orders, known))
 
     def move_many(self, cards: int, src: int, dst: int, *, seen: int = 0) -> CardTable:
         """Move a set of cards (a mask) between two unordered zones, openly."""
@@ -382,6 +385,12 @@ class CardTable:
                     raise AssertionError(
                         f"seat {s} can look into {self.layout.zones[i].name} but does not know it"
                     )
+
+
+_new_table: Callable[
+    [tuple[Layout, tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]], CardTable
+] = functools.partial(tuple.__new__, CardTable)  # type: ignore[assignment]
+"""Build a CardTable from a 4-tuple without the named tuple's argument handling."""
 
 
 @final

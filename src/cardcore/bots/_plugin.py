@@ -7,9 +7,20 @@ from collections.abc import Iterator
 from cardcore._game import BotSpec
 from cardcore._hooks import hookimpl
 from cardcore.bots._random import RandomBot
+from cardcore.bots._search import ISMCTSBot, PIMCBot
 
 
 @hookimpl
 def cardcore_register_bots() -> Iterator[BotSpec]:
-    """Register ``random``."""
+    """Register ``random``, ``ismcts`` and ``pimc``."""
     yield BotSpec(name="random", factory=RandomBot, description="a uniformly random legal action")
+    yield BotSpec(
+        name="ismcts",
+        factory=ISMCTSBot,
+        description="information-set MCTS (iterations, time_budget, exploration, rollout)",
+    )
+    yield BotSpec(
+        name="pimc",
+        factory=PIMCBot,
+        description="perfect-information Monte Carlo (determinizations, rollouts, rollout)",
+    )

@@ -7,9 +7,10 @@ a non-zero exit code, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from cardcore._engine import MatchRecord, RecordError, Step, play_match, replay, verify
@@ -430,12 +431,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     p.set_defaults(func=cmd_certify)
 
-    for extra in _EXTRA_COMMANDS:
-        extra(sub)
+    for module in _EXTRA_COMMANDS:
+        importlib.import_module(module).register(sub)
     return parser
 
 
-_EXTRA_COMMANDS: list[Callable[[Any], None]] = []
+_EXTRA_COMMANDS: tuple[str, ...] = (
+    "cardcore.cli._arena",
+    "cardcore.cli._bench",
+    "cardcore.cli._newgame",
+)
+"""Sub-commands defined in their own modules; each has ``register(subparsers)``."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
