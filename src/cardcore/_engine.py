@@ -269,6 +269,14 @@ def verify(record: MatchRecord, game: Game[Any, Any, Any] | None = None) -> Any:
     return state
 
 
+def _provenance(name: str) -> tuple[str, str]:
+    """The distribution and version that registered a game, if installed."""
+    from cardcore._host import default_host
+
+    spec = default_host().games().get(name)
+    return (spec.distribution, spec.version) if spec is not None else ("", "")
+
+
 def _bot_name(bot: object) -> str:
     return str(getattr(bot, "name", type(bot).__name__))
 
@@ -314,8 +322,11 @@ def play_match(
         raise ValueError(
             f"{game.name} needs {game.min_players}-{game.max_players} players, got {n} bots"
         )
+    dist, version = _provenance(game.name)
     record = start or MatchRecord(
         game=game.name,
+        distribution=dist,
+        version=version,
         options=options_to_json(game.options),
         num_players=n,
         seed=seed,

@@ -335,7 +335,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
 
 
 def _add_game_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", help="game id (see 'cardcore list')")
+    p.add_argument("game", nargs="?", help="game id (see 'cardcore list'); omit with --resume")
     p.add_argument("--preset", default="default", help="rules preset (default: %(default)s)")
     p.add_argument(
         "--option", "-o", action="append", metavar="K=V", help="override one option; repeatable"

@@ -20,7 +20,7 @@ from cardcore._engine import MatchRecord, replay
 from cardcore._game import Game, GameSpec, IllegalActionError, Outcome
 from cardcore._host import PluginHost, default_host
 from cardcore._options import build_options, option_infos, options_to_json
-from cardcore._table import SPECTATOR, CardTable
+from cardcore._table import SPECTATOR, CardTable, sample_table
 
 __all__ = [
     "PROPERTIES",
@@ -234,7 +234,23 @@ class _Checker:
         )
         if seat == SPECTATOR:
             return
-        # Non-interference: a state that differs only in what `seat` cannot know.
+        # Non-interference, judged by the table's own knowledge: the same state with the
+        # cards this seat does not know dealt differently must look the same to it.
+        redealt = attrs.evolve(s, table=sample_table(s.table.view(seat), self.rng))
+        obs_r = g.observe(redealt, seat)
+        if obs_r != obs:
+            raise _Fail(
+                "no-leaks",
+                f"seat {seat} sees cards it does not know (redealing them changes its "
+                f"observation):\n  original: {obs}\n  redealt:  {obs_r}",
+            )
+        if seat == cur:
+            _require(
+                g.legal_actions(redealt) == legal,
+                "no-leaks",
+                "the mover's legal actions depend on cards it does not know",
+            )
+        # The game's own determinisation must agree with the observation too.
         for _ in range(1):
             sampled = g.sample_state(obs, self.rng)
             try:
@@ -398,11 +414,11 @@ def _play_one(
         actions.append(str(action))
         states.append(s)
         steps += 1
-        if steps % 20 == 1:
-            _continue_from_sample(g, n, s, rng)
     out = g.outcome(s)
     assert out is not None
     chk.outcome_checks(out)
+    for mid in states[1::20]:
+        _continue_from_sample(g, n, mid, rng)
     _replay_checks(g, n, seed, actions, states, out)
     return steps
 

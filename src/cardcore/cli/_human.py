@@ -1,0 +1,596 @@
+"""Human play in the terminal, for every game, with no per-game code.
+
+``cardcore play GAME --human SEAT --bots ...`` seats people at the table;
+``cardcore play --resume FILE`` continues a saved match; ``cardcore replay FILE
+--interactive`` steps through a record. Everything goes through the game protocol: the
+table is the game's own ``render`` of one seat's observation, typed actions are read with
+``parse_action``, and an action's text is shown only to the seat that took it.
+
+Undo and resume rest on states being values: the session keeps the state before every
+decision, and a saved match is an ordinary :class:`~cardcore.MatchRecord` (outcome
+``None`` while unfinished) whose ``bots`` field says who sat where (``human`` for people).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import time
+from collections.abc import Sequence
+from typing import Any, Final, Literal, final
+
+import attrs
+
+from cardcore import cli
+from cardcore._engine import MatchRecord, RecordError, initial_state_of, replay
+from cardcore._game import Game, IllegalActionError, Outcome
+from cardcore._host import PluginError
+from cardcore._options import OptionError, options_to_json
+from cardcore._table import SPECTATOR
+from cardcore.cli._human_io import Terminal, changed_lines, columns
+
+__all__ = ["HUMAN", "browse_replay", "play_human", "resume_human"]
+
+HUMAN: Final = "human"
+"""The name a record gives to a seat played by a person."""
+
+_HELP: Final = """\
+Choose an action by its number, or type it (as listed, e.g. the text after the number).
+Commands:
+  help          this text
+  show          draw the table and the legal actions again
+  hint          what a bot would play here (the game's heuristic bot, else random)
+  undo          take back your previous decision (and the moves made since)
+  save [FILE]   save the match (default: {path}); resume with 'cardcore play --resume FILE'
+  quit          stop (you are offered to save first)"""
+
+_Turn = Literal["played", "again", "quit"]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _bot_entries(spec: str, n: int, humans: Sequence[int]) -> list[str]:
+    """Per seat, ``human`` or the ``--bots`` entry (with its options) that sits there."""
+    entries = [p.strip() for p in spec.split(",")] if spec else []
+    if entries:
+        cli.parse_bot_list(spec)  # checks every entry
+    out: list[str] = []
+    k = 0
+    for seat in range(n):
+        if seat in humans:
+            out.append(HUMAN)
+            continue
+        if not entries:
+            raise cli.CliError("--bots needs at least one bot name for the seats without --human")
+        out.append(entries[k % len(entries)])
+        k += 1
+    return out
+
+
+def _build_bots(game: Game[Any, Any, Any], entries: Sequence[str], seed: int) -> list[Any]:
+    """Build the bots of a table: the same seeds as ``cardcore play`` gives them."""
+    humans = [s for s, e in enumerate(entries) if e == HUMAN]
+    spec = ",".join(e for e in entries if e != HUMAN)
+    bots = cli.make_bots(game, spec, len(entries), seed, skip=humans)
+    for seat, bot in enumerate(bots):
+        start = getattr(bot, "start_match", None)
+        if start is not None:
+            start(game, seat, len(entries))
+    return bots
+
+
+@final
+class _Session:
+    """One match at the terminal: the states so far, who sits where, and the prompts."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        record: MatchRecord,
+        term: Terminal,
+        *,
+        save_path: str,
+        final_path: str | None,
+        verbose: bool,
+        time_limit: float | None,
+        as_json: bool,
+    ) -> None:
+        self.game = game
+        self.base = attrs.evolve(record, actions=(), outcome=None)
+        self.names = list(record.bots)
+        self.n = record.num_players
+        self.humans = frozenset(s for s, b in enumerate(self.names) if b == HUMAN)
+        self.term = term
+        self.save_path = save_path
+        self.final_path = final_path
+        self.verbose = verbose
+        self.time_limit = time_limit
+        self.as_json = as_json
+        # One viewer watches the others move: the human, or the public table when
+        # several people share the screen (hot-seat).
+        self.viewer = next(iter(self.humans)) if len(self.humans) == 1 else SPECTATOR
+        self.states: list[Any] = [initial_state_of(record, game)]
+        self.movers: list[int] = []
+        self.actions: list[str] = []
+        for step in replay(record, game):
+            self.states.append(step.after)
+            self.movers.append(step.seat)
+            self.actions.append(str(step.action))
+        self.saved_at: int | None = len(self.actions) if record.actions else None
+        self.bots = _build_bots(game, self.names, record.seed)
+        self.seen: dict[int, str] = {}
+        self.last_human: int | None = None
+
+    # ---- the loop ------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the game ends or the people quit; return the exit code."""
+        self._header()
+        while True:
+            state = self.states[-1]
+            seat = self.game.current_player(state)
+            if seat is None:
+                outcome = self.game.outcome(state)
+                assert outcome is not None
+                return self._finish(outcome)
+            if seat in self.humans:
+                if self._human_turn(seat) == "quit":
+                    return 0
+                continue
+            forfeit = self._bot_turn(seat)
+            if forfeit is not None:
+                return self._finish(forfeit)
+
+    def _header(self) -> None:
+        rec = self.base
+        self.term.say(
+            f"{rec.game}: {self.n} players, preset {rec.preset}, seed {rec.seed}", style="bold"
+        )
+        for seat, name in enumerate(self.names):
+            self.term.say(f"  seat {seat}: {name}")
+        if self.actions:
+            self.term.say(f"resumed after {len(self.actions)} decisions")
+        if self.humans:
+            self.term.say("Choose an action by number or type it; 'help' lists the commands.")
+
+    def _label(self, seat: int) -> str:
+        if seat == self.viewer:
+            return f"seat {seat} (you)"
+        return f"seat {seat} ({self.names[seat]})"
+
+    def _render(self, seat: int) -> str:
+        return str(self.game.render(self.game.observe(self.states[-1], seat)))
+
+    def _show_full(self, seat: int, title: str) -> None:
+        text = self._render(seat)
+        self.seen[seat] = text
+        self.term.say(title, style="bold")
+        self.term.view(text)
+
+    def _report(self, seat: int, action: Any) -> None:
+        """Tell the viewer about a decision, as far as the viewer may know it."""
+        shown = f": {action}" if seat == self.viewer else " made a move"
+        if self.verbose:
+            self._show_full(self.viewer, f"{self._label(seat)}{shown}")
+            return
+        if self.game.current_player(self.states[-1]) == self.viewer:
+            # The viewer decides next and is about to see the whole table anyway.
+            self.term.say(f"{self._label(seat)}{shown}")
+            return
+        text = self._render(self.viewer)
+        lines = changed_lines(self.seen.get(self.viewer, ""), text)
+        self.seen[self.viewer] = text
+        self.term.say(f"{self._label(seat)}{shown}")
+        if lines:
+            self.term.view("\n".join(lines))
+
+    def _push(self, seat: int, action: Any) -> None:
+        self.states.append(self.game.apply(self.states[-1], action))
+        self.movers.append(seat)
+        self.actions.append(str(action))
+        self._report(seat, action)
+
+    # ---- bots ----------------------------------------------------------------------
+
+    def _bot_turn(self, seat: int) -> Outcome | None:
+        """Let a bot decide; return the outcome if it forfeits (as in ``play_match``)."""
+        obs = self.game.observe(self.states[-1], seat)
+        teams = self.game.teams(self.n)
+        t0 = time.perf_counter()
+        try:
+            action = self.bots[seat].act(obs)
+        except Exception as e:  # noqa: BLE001 - a crashing bot forfeits, as in play_match
+            return Outcome.forfeited(
+                self.n, seat, f"seat {seat} raised {type(e).__name__}: {e}", teams
+            )
+        took = time.perf_counter() - t0
+        if self.time_limit is not None and took > self.time_limit:
+            return Outcome.forfeited(
+                self.n, seat, f"seat {seat} took {took:.2f} s (limit {self.time_limit} s)", teams
+            )
+        if isinstance(action, str):
+            try:
+                action = self.game.parse_action(action)
+            except ValueError as e:
+                return Outcome.forfeited(
+                    self.n, seat, f"seat {seat} returned {action!r}: {e}", teams
+                )
+        if action not in obs.legal_actions:
+            return Outcome.forfeited(
+                self.n, seat, f"seat {seat} returned an illegal action {action!s}", teams
+            )
+        self._push(seat, action)
+        return None
+
+    # ---- people --------------------------------------------------------------------
+
+    def _human_turn(self, seat: int) -> _Turn:
+        """Show the seat its table and read lines until it decides or leaves."""
+        if self.last_human != seat and len(self.humans) > 1 and self.term.interactive:
+            self.term.clear()
+            if (
+                self.term.ask(f"Seat {seat}, your turn: press Enter when only you see the screen.")
+                is None
+            ):
+                return self._quit(ask=False)
+        self.last_human = seat
+        obs = self.game.observe(self.states[-1], seat)
+        legal = tuple(obs.legal_actions)
+        self._show_table(seat, legal)
+        while True:
+            line = self.term.ask(f"seat {seat}> ")
+            if line is None:
+                self.term.say("end of input: leaving the match.")
+                return self._quit(ask=False)
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            rest = rest.strip()
+            if not line:
+                continue
+            if word in ("help", "?") and not rest:
+                self.term.say(_HELP.format(path=self.save_path))
+            elif word == "show" and not rest:
+                self._show_table(seat, legal)
+            elif word == "hint" and not rest:
+                self._hint(seat, obs, legal)
+            elif word == "undo" and not rest:
+                if self._undo(seat):
+                    return "again"
+            elif word == "save":
+                self._save(rest or self.save_path)
+            elif word in ("quit", "exit", "q") and not rest:
+                return self._quit(ask=True)
+            else:
+                action = self._choose(line, legal)
+                if action is not None:
+                    self._push(seat, action)
+                    return "played"
+
+    def _show_table(self, seat: int, legal: Sequence[Any]) -> None:
+        self._show_full(seat, f"Seat {seat}, your decision ({len(self.actions) + 1}):")
+        items = [f"{i:>2}. {a}" for i, a in enumerate(legal, start=1)]
+        for line in columns(items, self.term.width - 2):
+            self.term.say("  " + line)
+
+    def _choose(self, line: str, legal: Sequence[Any]) -> Any:
+        """The legal action a line names, or ``None`` after saying why it is not one."""
+        if line.isdigit():
+            k = int(line)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            self.term.error(f"there is no action {k}: choose 1-{len(legal)}, or type 'help'.")
+            return None
+        for a in legal:
+            if str(a).lower() == line.lower():
+                return a
+        try:
+            action = self.game.parse_action(line)
+        except Exception as e:  # noqa: BLE001 - a plugin's parser must not end the match
+            self.term.error(f"{line!r} is neither a command nor an action: {_one_line(str(e))}")
+            return None
+        if action in legal:
+            return action
+        reason = "it is not one of your legal actions"
+        try:
+            self.game.apply(self.states[-1], action)
+        except IllegalActionError as e:
+            reason = _one_line(e.reason)
+        except Exception as e:  # noqa: BLE001 - any refusal is explained, not raised
+            reason = _one_line(str(e))
+        self.term.error(f"{action} is not legal now: {reason}.")
+        return None
+
+    def _hint(self, seat: int, obs: Any, legal: Sequence[Any]) -> None:
+        host = cli._host()
+        name = f"{self.game.name}-heuristic"
+        spec = host.bots().get(name)
+        if spec is None or (spec.games and self.game.name not in spec.games):
+            name = "random"
+        try:
+            bot = host.load_bot(name, self.game, seed=self.base.seed * 1000 + len(self.actions))
+            start = getattr(bot, "start_match", None)
+            if start is not None:
+                start(self.game, seat, self.n)
+            action = bot.act(obs)
+            if isinstance(action, str):
+                action = self.game.parse_action(action)
+            number = legal.index(action) + 1
+        except Exception as e:  # noqa: BLE001 - a failing hint must not end the match
+            self.term.error(f"no hint: {name} failed ({type(e).__name__}: {_one_line(str(e))}).")
+            return
+        self.term.say(f"hint ({name}): {number}. {action}")
+
+    def _undo(self, seat: int) -> bool:
+        """Go back to this seat's previous decision; say why not when it cannot."""
+        mine = [i for i, s in enumerate(self.movers) if s == seat]
+        if not mine:
+            self.term.error("nothing to undo: this is your first decision.")
+            return False
+        i = mine[-1]
+        others = sorted({s for s in self.movers[i + 1 :] if s in self.humans and s != seat})
+        if others:
+            who = ", ".join(str(s) for s in others)
+            self.term.error(f"cannot undo: seat {who} (human) decided since your last decision.")
+            return False
+        dropped = len(self.actions) - i
+        del self.states[i + 1 :]
+        del self.movers[i:]
+        del self.actions[i:]
+        # Fresh bots: a bot must not remember moves that were taken back.
+        self.bots = _build_bots(self.game, self.names, self.base.seed)
+        self.seen.clear()
+        self.term.say(f"undone: {dropped} decision(s) taken back.")
+        return True
+
+    # ---- records -------------------------------------------------------------------
+
+    def _record(self, outcome: Outcome | None) -> MatchRecord:
+        return attrs.evolve(self.base, actions=tuple(self.actions), outcome=outcome)
+
+    def _save(self, path: str) -> bool:
+        try:
+            self._record(None).save(path)
+        except OSError as e:
+            self.term.error(f"cannot save to {path}: {e.strerror or e}")
+            return False
+        self.saved_at = len(self.actions)
+        self.term.say(
+            f"saved {len(self.actions)} decisions to {path} "
+            f"(resume with: cardcore play --resume {path})"
+        )
+        return True
+
+    def _quit(self, *, ask: bool) -> _Turn:
+        if ask and self.saved_at != len(self.actions):
+            while True:
+                answer = self.term.ask(f"Save the match to {self.save_path} first? [y/n] ")
+                if answer is None or answer.lower() in ("n", "no"):
+                    break
+                if answer.lower() in ("y", "yes"):
+                    if self._save(self.save_path):
+                        break
+                    continue
+                self.term.error("please answer y or n.")
+        self.term.say(f"match left unfinished after {len(self.actions)} decisions.")
+        return "quit"
+
+    def _finish(self, outcome: Outcome) -> int:
+        record = self._record(outcome)
+        for bot in self.bots:
+            end = getattr(bot, "end_match", None)
+            if end is not None:
+                with contextlib.suppress(Exception):  # the result stands whatever a bot does
+                    end(outcome)
+        if self.final_path:
+            record.save(self.final_path)
+        if self.as_json:
+            data = {
+                "outcome": outcome.to_json(),
+                "bots": self.names,
+                "decisions": len(self.actions),
+            }
+            self.term.say(json.dumps(data, ensure_ascii=False))
+            return 0
+        self._show_full(self.viewer, "Final table:")
+        self.term.say(cli._describe_outcome(outcome, self.names, len(self.actions)), style="bold")
+        if self.final_path:
+            self.term.say(f"record saved to {self.final_path}")
+        return 0
+
+
+def _default_path(game: str, seed: int) -> str:
+    return f"{game}-seed{seed}.cardcore.json"
+
+
+def play_human(
+    game: Game[Any, Any, Any], args: argparse.Namespace, n: int, humans: Sequence[int]
+) -> int:
+    """Play a match with people at the given seats and bots (``--bots``) at the others.
+
+    Args:
+        game: the rules.
+        args: the parsed ``cardcore play`` arguments (bots, seed, dealer, record, ...).
+        n: the number of seats.
+        humans: the seats people play.
+
+    Returns:
+        The exit code: 0 when the match ends or the people leave it.
+    """
+    entries = _bot_entries(args.bots, n, humans)
+    host = cli._host()
+    spec = host.game_spec(game.name) if game.name in host.games() else None
+    record = MatchRecord(
+        game=game.name,
+        options=options_to_json(game.options),
+        num_players=n,
+        seed=args.seed,
+        actions=(),
+        preset=args.preset,
+        distribution=spec.distribution if spec is not None else "",
+        version=spec.version if spec is not None else "",
+        dealer=args.dealer,
+        bots=tuple(entries),
+    )
+    session = _Session(
+        game,
+        record,
+        Terminal(),
+        save_path=args.record or _default_path(game.name, args.seed),
+        final_path=args.record,
+        verbose=bool(args.verbose),
+        time_limit=args.time_limit,
+        as_json=bool(args.json),
+    )
+    return session.run()
+
+
+def resume_human(args: argparse.Namespace) -> int:
+    """Continue the saved match ``args.resume``: people where it says ``human``, else bots.
+
+    The bots are rebuilt by name (with their options) and the record's seed; the game by
+    its id and options. Saving without a file name writes back to the resumed file.
+
+    Args:
+        args: the parsed ``cardcore play`` arguments.
+
+    Returns:
+        The exit code: 0 when the match ends or the people leave it.
+
+    Raises:
+        CliError: seats given again on the command line, or a finished match.
+        RecordError: a file that cannot be read, or whose game or actions do not replay.
+    """
+    path = str(args.resume)
+    if args.human or args.bots:
+        raise cli.CliError("--resume takes the seats from the file; drop --human and --bots")
+    record = MatchRecord.load(path)
+    if args.game is not None and args.game != record.game:
+        raise cli.CliError(f"{path} is a match of {record.game!r}, not {args.game!r}")
+    if record.outcome is not None:
+        raise cli.CliError(f"{path}: this match is over (see it with: cardcore replay {path})")
+    if len(record.bots) != record.num_players:
+        raise RecordError(
+            f"{path}: field 'bots' must name who sits in each of the {record.num_players} seats"
+            f" (a bot, or {HUMAN!r})"
+        )
+    try:
+        game = cli._host().load_game(record.game, **dict(record.options))
+    except (PluginError, OptionError) as e:
+        raise RecordError(f"{path}: {e}") from None
+    session = _Session(
+        game,
+        record,
+        Terminal(),
+        save_path=args.record or path,
+        final_path=args.record,
+        verbose=bool(args.verbose),
+        time_limit=args.time_limit,
+        as_json=bool(args.json),
+    )
+    return session.run()
+
+
+# ---- replay browser ----------------------------------------------------------------------
+
+_REPLAY_HELP: Final = """\
+Commands:
+  next, n, Enter  one decision forward
+  prev, p         one decision back
+  jump N, N       go to just after decision N (0: the deal)
+  start, end      the deal, the last decision
+  quit, q         leave"""
+
+
+def browse_replay(game: Game[Any, Any, Any], record: MatchRecord, seat: int) -> int:
+    """Step through a record at the terminal, as the table or as one seat.
+
+    A seat's view shows that seat's observations only, and the text of that seat's own
+    actions; other seats' decisions show as moves (what they did shows only as far as
+    the seat's rendered observation shows it). The table (``seat == -1``) sees every
+    action and the public cards.
+
+    Args:
+        game: the rules the record was played under.
+        record: the match.
+        seat: the seat whose view to show, or ``SPECTATOR``.
+
+    Returns:
+        The exit code (0).
+
+    Raises:
+        RecordError: the record does not replay.
+    """
+    term = Terminal()
+    steps = list(replay(record, game))
+    states = [initial_state_of(record, game)] + [s.after for s in steps]
+    last = len(steps)
+    names = list(record.bots) if len(record.bots) == record.num_players else None
+    who = "the table (every action, public cards)" if seat == SPECTATOR else f"seat {seat}"
+    term.say(
+        f"{record.game}: {record.num_players} players, seed {record.seed}, "
+        f"{last} decisions, seen by {who}",
+        style="bold",
+    )
+    term.say("Commands: next (Enter), prev, jump N, start, end, quit; 'help' says more.")
+
+    def show(pos: int) -> None:
+        if pos == 0:
+            term.say(f"[0/{last}] the deal", style="bold")
+        else:
+            step = steps[pos - 1]
+            name = f" ({names[step.seat]})" if names is not None else ""
+            shown = f": {step.action}" if seat in (SPECTATOR, step.seat) else " made a move"
+            term.say(f"[{pos}/{last}] seat {step.seat}{name}{shown}", style="bold")
+        term.view(str(game.render(game.observe(states[pos], seat))))
+        if pos == last:
+            outcome = record.outcome or game.outcome(states[pos])
+            if outcome is not None:
+                term.say(
+                    cli._describe_outcome(outcome, names or ["?"] * record.num_players, last),
+                    style="bold",
+                )
+            else:
+                term.say("The record ends here: the match was not finished.")
+
+    pos = 0
+    show(pos)
+    while True:
+        line = term.ask(f"replay {pos}/{last}> ")
+        if line is None:
+            return 0
+        word, _, rest = line.lower().partition(" ")
+        rest = rest.strip()
+        target: int | None = None
+        if word in ("", "n", "next") and not rest:
+            if pos == last:
+                term.error(f"this is the end ({last} decisions): 'quit' to leave.")
+                continue
+            target = pos + 1
+        elif word in ("p", "prev", "previous", "back") and not rest:
+            if pos == 0:
+                term.error("this is the start: 'next' to go on.")
+                continue
+            target = pos - 1
+        elif word in ("start", "home") and not rest:
+            target = 0
+        elif word in ("end", "e") and not rest:
+            target = last
+        elif word in ("q", "quit", "exit") and not rest:
+            return 0
+        elif word in ("help", "?") and not rest:
+            term.say(_REPLAY_HELP)
+            continue
+        elif (word in ("j", "jump") and rest) or (word.isdigit() and not rest):
+            arg = rest if word in ("j", "jump") else word
+            if not arg.isdigit() or int(arg) > last:
+                term.error(f"jump needs a decision number from 0 to {last}, not {arg!r}.")
+                continue
+            target = int(arg)
+        else:
+            term.error(f"unknown command {line!r}: try next, prev, jump N, start, end, quit.")
+            continue
+        pos = target
+        show(pos)

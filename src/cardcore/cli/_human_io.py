@@ -1,0 +1,200 @@
+"""The terminal side of human play: reading lines, and writing text in colour or plain.
+
+Colour comes from rich, imported only when it is used: when standard output is a
+terminal, ``NO_COLOR`` is unset (or empty) and ``TERM`` is not ``dumb``. Otherwise every
+line is plain text, so that a pipe, a log file or a test sees exactly what was written.
+
+Input is read one line at a time. When standard input is not a terminal (a script, a
+pipe, a test), each line read is echoed after its prompt, so that a transcript reads
+like the session a person would have seen; the end of the input reads as ``None``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, TextIO, final
+
+__all__ = ["Terminal", "changed_lines", "columns", "wants_color"]
+
+_CARD_RED: Final = re.compile(r"(?<!\w)(?:10|[2-9AJQKT])[♥♦]")
+_CARD_BLACK: Final = re.compile(r"(?<!\w)(?:10|[2-9AJQKT])[♠♣]")
+_UNKNOWN: Final = re.compile(r"(?<![\w?])\?(?![\w?])")
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if isatty is not None else False
+    except ValueError:  # a closed stream
+        return False
+
+
+def wants_color(stream: object, environ: Mapping[str, str]) -> bool:
+    """Whether to write colour to ``stream``.
+
+    Args:
+        stream: where the text goes.
+        environ: the environment (``NO_COLOR``, ``TERM``).
+
+    Returns:
+        True only for a terminal, with ``NO_COLOR`` unset or empty and a capable ``TERM``.
+    """
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("TERM", "").strip().lower() == "dumb":
+        return False
+    return _isatty(stream)
+
+
+def columns(items: Sequence[str], width: int = 80) -> list[str]:
+    """Lay out short items in as many columns as fit ``width``, filled column by column.
+
+    Args:
+        items: the texts, already numbered if wanted.
+        width: the line width.
+
+    Returns:
+        The lines.
+    """
+    if not items:
+        return []
+    cell = max(len(s) for s in items) + 3
+    ncols = max(1, min(len(items), width // cell))
+    nrows = -(-len(items) // ncols)
+    lines = []
+    for r in range(nrows):
+        row = [items[c * nrows + r] for c in range(ncols) if c * nrows + r < len(items)]
+        lines.append("".join(s.ljust(cell) for s in row).rstrip())
+    return lines
+
+
+def changed_lines(before: str, after: str) -> list[str]:
+    """The lines of ``after`` that are new or changed compared with ``before``.
+
+    Args:
+        before: a rendered view.
+        after: the same seat's view one decision later.
+
+    Returns:
+        The new and replaced lines of ``after``, in order.
+    """
+    old, new = before.splitlines(), after.splitlines()
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("replace", "insert"):
+            out.extend(new[j1:j2])
+    return out
+
+
+@final
+class Terminal:
+    """Where human play reads its lines and writes its text.
+
+    Args:
+        stdin: the input stream (default: ``sys.stdin`` at construction).
+        stdout: the output stream (default: ``sys.stdout`` at construction).
+        color: force colour on or off; ``None`` decides with :func:`wants_color`.
+        environ: the environment to decide from (default: ``os.environ``).
+    """
+
+    def __init__(
+        self,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        *,
+        color: bool | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self.stdin: TextIO = stdin if stdin is not None else sys.stdin
+        self.stdout: TextIO = stdout if stdout is not None else sys.stdout
+        env = os.environ if environ is None else environ
+        self.color = wants_color(self.stdout, env) if color is None else color
+        self.interactive = _isatty(self.stdin)
+        """A person types at a terminal (so the terminal echoes the input itself)."""
+        self._console: Any = None
+        if self.color:
+            from rich.console import Console
+
+            self._console = Console(
+                file=self.stdout,
+                force_terminal=True,
+                highlight=False,
+                markup=False,
+                emoji=False,
+                soft_wrap=True,
+            )
+
+    @property
+    def width(self) -> int:
+        """The line width to lay text out in (80 unless a terminal says otherwise)."""
+        if self._console is not None:
+            return int(self._console.width)
+        return 80
+
+    def say(self, text: str = "", style: str | None = None) -> None:
+        """Write one or more lines, in ``style`` (a rich style) when colour is on."""
+        if self._console is not None:
+            self._console.print(text, style=style)
+        else:
+            self.stdout.write(text + "\n")
+            self.stdout.flush()
+
+    def error(self, text: str) -> None:
+        """Write a one-line complaint about the input."""
+        self.say(text, "red")
+
+    def view(self, text: str, indent: str = "    ") -> None:
+        """Write a rendered table, indented; with colour, red suits are red."""
+        body = indent + text.replace("\n", "\n" + indent)
+        if self._console is None:
+            self.say(body)
+            return
+        from rich.text import Text
+
+        t = Text(body)
+        t.highlight_regex(_CARD_RED, "bold red")
+        t.highlight_regex(_CARD_BLACK, "bold")
+        t.highlight_regex(_UNKNOWN, "dim")
+        self._console.print(t)
+
+    def clear(self) -> None:
+        """Clear the screen, when a person is at a colour terminal."""
+        if self._console is not None and self.interactive:
+            self._console.clear()
+
+    def ask(self, prompt: str) -> str | None:
+        """Show ``prompt`` and read one line.
+
+        Args:
+            prompt: the text before the cursor.
+
+        Returns:
+            The line without surrounding blanks, or ``None`` at the end of the input.
+        """
+        if self._console is not None:
+            self._console.print(prompt, style="bold cyan", end="")
+        else:
+            self.stdout.write(prompt)
+        self.stdout.flush()
+        if self.interactive and self.stdin is sys.stdin:
+            try:
+                line = input()
+            except EOFError:
+                self.stdout.write("\n")
+                return None
+            return line.strip()
+        raw = self.stdin.readline()
+        if not raw:
+            self.stdout.write("\n")
+            self.stdout.flush()
+            return None
+        line = raw.strip()
+        if not self.interactive:
+            self.stdout.write(line + "\n")
+            self.stdout.flush()
+        return line
