@@ -28,6 +28,7 @@ __all__ = [
     "Config",
     "ConformanceError",
     "Report",
+    "check_bot",
     "check_game",
     "configurations",
     "run_checks",
@@ -653,3 +654,53 @@ def check_game(
             r.property, f"{report.game} ({label}, {n} players): {r.message}", r.record_path
         )
     return report
+
+
+def check_bot(
+    bot: str,
+    game: str | Game[Any, Any, Any],
+    *,
+    options: Mapping[str, Any] | None = None,
+    games: int = 3,
+    players: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+    host: PluginHost | None = None,
+) -> None:
+    """Check a bot: it only returns legal actions, never crashes, keeps to a time limit,
+    and plays the same way for the same seed.
+
+    The bot plays every seat in turn against ``random`` through :func:`cardcore.play_match`,
+    so it only ever receives observations.
+
+    Raises:
+        ConformanceError: property ``bot-legal`` (forfeit: an illegal action, a crash or
+            running over ``time_limit``) or ``bot-determinism``.
+    """
+    from cardcore._engine import play_match
+
+    host = host or default_host()
+    g = host.load_game(game) if isinstance(game, str) else game
+    n = players or g.min_players
+    opts = dict(options or {})
+    for k in range(games):
+        seat = k % n
+        records = []
+        for _ in range(2):
+            seats = [
+                host.load_bot(bot, g, seed=seed + k, **opts)
+                if i == seat
+                else host.load_bot("random", g, seed=seed + 100 * k + i)
+                for i in range(n)
+            ]
+            rec = play_match(g, seats, seed=seed + k, time_limit=time_limit)
+            assert rec.outcome is not None
+            if rec.outcome.forfeit is not None:
+                raise ConformanceError(
+                    "bot-legal", f"{bot} on {g.name}, seat {seat}: {rec.outcome.reason}"
+                )
+            records.append(rec)
+        if records[0] != records[1]:
+            raise ConformanceError(
+                "bot-determinism", f"{bot} on {g.name}: the same seed gave different games"
+            )

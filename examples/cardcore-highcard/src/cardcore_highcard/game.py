@@ -40,7 +40,7 @@ __all__ = ["PRESETS", "Highcard", "HighcardObservation", "HighcardOptions", "Hig
 @final
 @attrs.frozen(kw_only=True)
 class HighcardOptions:
-    """The rule variants of high card."""
+    """The rule variants of highcard."""
 
     hand_size: int = option(3, minimum=1, maximum=13, doc="cards dealt to each player")
     ace: str = option("high", choices=("high", "low"), doc="whether the ace ranks high or low")
@@ -181,7 +181,7 @@ class Highcard:
         if seat is None:
             raise IllegalActionError(action, "the game is over")
         if not isinstance(action, Play):
-            raise IllegalActionError(action, "not a high card action", self.legal_actions(state))
+            raise IllegalActionError(action, "not a highcard action", self.legal_actions(state))
         hand = 1 + seat
         if not (state.table.masks[hand] >> action.card.id) & 1:
             raise IllegalActionError(
@@ -246,7 +246,7 @@ class Highcard:
         if words and words[0].lower() == "play":
             words = words[1:]
         if len(words) != 1:
-            raise ValueError(f"not a high card action: {text!r} (try 'play 10♥')")
+            raise ValueError(f"not a highcard action: {text!r} (try 'play 10♥')")
         return Play(parse_card(words[0]))
 
     def parse_action(self, text: str) -> Play:

@@ -1,0 +1,272 @@
+"""Where arena games run: in this process, in local worker processes, or on Dask.
+
+Every executor takes an iterator of jobs and calls ``done(job, result)`` in this
+process as each game finishes, in whatever order they finish; the arena stores the
+results by key, so the order never shows in the report.
+
+The local pool is a few ``spawn`` processes, each fed one job at a time through a pipe.
+It is written here rather than borrowed from :class:`concurrent.futures.ProcessPoolExecutor`
+because the arena must stop *one* worker (a hung bot) and know *which game* a dead
+worker was playing; that executor can do neither without breaking the whole pool.
+"""
+
+from __future__ import annotations
+
+import collections
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator
+from multiprocessing.connection import wait
+from typing import Any, Final, Protocol, final
+
+from cardcore.arena._worker import (
+    Job,
+    Result,
+    SharedWatch,
+    error_result,
+    forfeit_result,
+    game_bound,
+    kill_after,
+    play_job,
+    play_job_watched,
+    worker_main,
+)
+
+__all__ = ["DaskExecutor", "Executor", "InlineExecutor", "ProcessExecutor"]
+
+Done = Callable[[Job, Result], None]
+
+MAX_ATTEMPTS: Final = 3
+"""A game whose worker dies is played at most this many times, then forfeited."""
+
+
+class Executor(Protocol):
+    """Runs jobs and reports each result as it comes."""
+
+    def run(self, jobs: Iterator[Job], done: Done) -> None:
+        """Play every job; call ``done(job, result)`` for each, in this process."""
+        ...
+
+
+@final
+class InlineExecutor:
+    """Plays the games one after another in this process (``--workers 0``).
+
+    With a time limit, a decision that never returns is abandoned in its thread; a bot
+    that ends the process ends the arena: use worker processes for untrusted bots.
+    """
+
+    def run(self, jobs: Iterator[Job], done: Done) -> None:
+        """Play every job here."""
+        for job in jobs:
+            done(job, play_job_watched(job) if job["time_limit"] is not None else play_job(job))
+
+
+@final
+class _Slot:
+    """One worker process and the job it is playing."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.cells = ctx.RawArray("d", 2)
+        self.cells[0] = -1.0
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.proc = ctx.Process(
+            target=worker_main, args=(child, self.cells, os.getpid()), daemon=True
+        )
+        self.proc.start()
+        child.close()
+        self.job: Job | None = None
+        self.started = 0.0
+
+    @property
+    def watch(self) -> SharedWatch:
+        return SharedWatch(self.cells)
+
+    def assign(self, job: Job) -> None:
+        self.cells[0] = -1.0
+        self.job = job
+        self.started = time.monotonic()
+        self.conn.send(job)
+
+    def stop(self, *, kill: bool) -> int | None:
+        if kill:
+            self.proc.kill()
+        else:
+            try:
+                self.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        self.proc.join(timeout=None if kill else 2.0)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+        self.conn.close()
+        return self.proc.exitcode
+
+
+@final
+class ProcessExecutor:
+    """Plays games in ``workers`` local ``spawn`` processes, one game each at a time.
+
+    Faults: a worker whose bot decides for longer than :func:`kill_after` (with a time
+    limit) is killed and replaced, and the deciding seat forfeits; a worker that dies
+    is replaced and its game played again, up to three times, after which the seat
+    that was deciding forfeits (or, if no bot was deciding, the game is an error).
+
+    Args:
+        workers: the number of processes (at least 1).
+    """
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError("a process pool needs at least one worker")
+        self._workers = workers
+        self._ctx = multiprocessing.get_context("spawn")
+
+    def run(self, jobs: Iterator[Job], done: Done) -> None:
+        """Play every job in the worker processes."""
+        retry: collections.deque[Job] = collections.deque()
+        attempts: dict[tuple[int, int], int] = {}
+        slots: list[_Slot] = []
+
+        def next_job() -> Job | None:
+            return retry.popleft() if retry else next(jobs, None)
+
+        def died(slot: _Slot, how: str) -> None:
+            job = slot.job
+            assert job is not None
+            seat, _ = slot.watch.current()
+            code = slot.stop(kill=True)
+            slots.remove(slot)
+            key = (job["deal"], job["arrangement"])
+            attempts[key] = attempts.get(key, 0) + 1
+            if attempts[key] < MAX_ATTEMPTS:
+                retry.append(job)
+                return
+            why = f"its worker process {how} (exit code {code}) in {MAX_ATTEMPTS} attempts"
+            if seat >= 0:
+                done(job, forfeit_result(job, seat, f"seat {seat}: {why}"))
+            else:
+                done(job, error_result(job, f"the game could not be played: {why}"))
+
+        try:
+            while True:
+                for slot in list(slots):
+                    if slot.job is None and (job := next_job()) is not None:
+                        try:
+                            slot.assign(job)
+                        except OSError:  # the idle worker is gone: replace it
+                            slot.stop(kill=True)
+                            slots.remove(slot)
+                            retry.appendleft(job)
+                while len(slots) < self._workers and (job := next_job()) is not None:
+                    slot = _Slot(self._ctx)
+                    slots.append(slot)
+                    slot.assign(job)
+                busy = [s for s in slots if s.job is not None]
+                if not busy:
+                    return
+                limited = any(s.job is not None and s.job["time_limit"] for s in busy)
+                ready = set(
+                    wait(
+                        [s.conn for s in busy] + [s.proc.sentinel for s in busy],
+                        timeout=0.05 if limited else None,
+                    )
+                )
+                for slot in busy:
+                    if slot.conn in ready:
+                        try:
+                            result = slot.conn.recv()
+                        except (EOFError, OSError):
+                            died(slot, "died")
+                            continue
+                        job = slot.job
+                        assert job is not None
+                        slot.job = None
+                        done(job, result)
+                    elif slot.proc.sentinel in ready:
+                        died(slot, "died")
+                    elif slot.job is not None and slot.job["time_limit"]:
+                        self._check_time(slot, slots, done)
+        finally:
+            for slot in slots:
+                slot.stop(kill=slot.job is not None)
+
+    @staticmethod
+    def _check_time(slot: _Slot, slots: list[_Slot], done: Done) -> None:
+        job = slot.job
+        assert job is not None
+        limit = float(job["time_limit"])
+        now = time.monotonic()
+        seat, since = slot.watch.current()
+        bound = kill_after(limit)
+        if seat >= 0 and now - since > bound:
+            reason = (
+                f"seat {seat} did not return within {bound:g} s (limit {limit:g} s); "
+                "its worker was stopped"
+            )
+            result = forfeit_result(job, seat, reason, now - slot.started)
+        elif now - slot.started > game_bound(limit, job.get("max_decisions", 10_000)):
+            result = error_result(job, "the game did not finish in time; its worker was stopped")
+        else:
+            return
+        slot.stop(kill=True)
+        slots.remove(slot)
+        done(job, result)
+
+
+@final
+class DaskExecutor:
+    """Plays games as tasks on an existing Dask cluster (``--scheduler tcp://host:port``).
+
+    cardcore, the game's plugin and every bot must be installed on the workers (an
+    import-path bot's module must be importable there). With a time limit, a bot that
+    does not return is abandoned in its worker thread and forfeits. A game whose Dask
+    worker keeps dying is recorded as an error.
+
+    Args:
+        address: the scheduler address, or a ``distributed.Client`` to use as is.
+    """
+
+    def __init__(self, address: Any) -> None:
+        self._address = address
+
+    def run(self, jobs: Iterator[Job], done: Done) -> None:
+        """Submit the jobs (a bounded number at a time) and collect the results."""
+        try:
+            import distributed
+        except ImportError:
+            raise RuntimeError("--scheduler needs Dask: pip install 'cardcore[dask]'") from None
+        own = isinstance(self._address, str)
+        client = distributed.Client(self._address, set_as_default=False) if own else self._address
+        try:
+            threads = sum(client.nthreads().values()) or 1
+            window = max(4, 2 * threads)
+            pending: dict[Any, Job] = {}
+            ready = distributed.as_completed()
+
+            def submit() -> bool:
+                job = next(jobs, None)
+                if job is None:
+                    return False
+                fut = client.submit(play_job_watched, job, pure=False)
+                pending[fut] = job
+                ready.add(fut)
+                return True
+
+            while len(pending) < window and submit():
+                pass
+            for fut in ready:
+                job = pending.pop(fut)
+                try:
+                    result = fut.result()
+                except Exception as e:  # noqa: BLE001 - a lost task is recorded, not fatal
+                    result = error_result(job, f"Dask task failed: {type(e).__name__}: {e}")
+                fut.release()
+                done(job, result)
+                while len(pending) < window and submit():
+                    pass
+        finally:
+            if own:
+                client.close()

@@ -1,0 +1,260 @@
+"""Arena results in SQLite: one row per finished game, committed as it finishes.
+
+A database holds any number of *runs*, each named and tied to the configuration it was
+started with. Reopening a run with the same configuration resumes it; a different
+configuration under the same name is refused.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final, final
+
+import attrs
+
+__all__ = ["ArenaError", "GameRow", "Store"]
+
+SCHEMA_VERSION: Final = 1
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS runs (
+    name     TEXT PRIMARY KEY,
+    config   TEXT NOT NULL,
+    created  TEXT NOT NULL,
+    cardcore TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    run         TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,
+    deal        INTEGER NOT NULL,
+    arrangement INTEGER NOT NULL,
+    status      TEXT NOT NULL CHECK (status IN ('done', 'error')),
+    seats       TEXT NOT NULL,
+    seed        INTEGER NOT NULL,
+    bot_seeds   TEXT NOT NULL,
+    forfeit     INTEGER,
+    reason      TEXT NOT NULL,
+    decisions   INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    seconds     REAL NOT NULL,
+    finished    TEXT NOT NULL,
+    outcome     TEXT,
+    record      TEXT,
+    PRIMARY KEY (run, deal, arrangement)
+);
+"""
+
+
+class ArenaError(ValueError):
+    """An arena that cannot run as asked (bad configuration, a conflicting stored run)."""
+
+
+@final
+@attrs.frozen(kw_only=True)
+class GameRow:
+    """One stored game."""
+
+    deal: int
+    """The deal index."""
+    arrangement: int
+    """The arrangement index within the deal."""
+    status: str
+    """``done`` (an outcome, forfeits included) or ``error`` (no outcome)."""
+    seats: tuple[int, ...]
+    """The entrant index of each seat."""
+    seed: int
+    """The game seed."""
+    bot_seeds: tuple[int, ...]
+    """The seed of each seat's bot."""
+    forfeit: int | None
+    """The seat that forfeited, if any."""
+    reason: str
+    """How the game ended, the forfeit reason, or the error."""
+    decisions: int
+    """Number of decisions played."""
+    attempts: int
+    """How many times the game was started."""
+    seconds: float
+    """Wall time of the last attempt."""
+    outcome: Mapping[str, Any] | None
+    """The outcome as JSON data (``Outcome.to_json``), or ``None`` for an error."""
+    record: Mapping[str, Any] | None = None
+    """The match record as JSON data, when loaded."""
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+@final
+class Store:
+    """An open arena database.
+
+    Args:
+        path: the SQLite file (created if missing), or ``None`` for a private in-memory
+            database that disappears when closed.
+    """
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = None if path is None else Path(path)
+        try:
+            self._db = sqlite3.connect(":memory:" if path is None else str(path))
+        except sqlite3.Error as e:
+            raise ArenaError(f"cannot open the arena database {path}: {e}") from None
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise ArenaError(
+                    f"{path} has arena schema {version}; this cardcore reads {SCHEMA_VERSION}"
+                )
+            if path is not None:
+                self._db.execute("PRAGMA journal_mode=WAL")
+            # WAL with synchronous=NORMAL: a commit survives a crash of this process.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA busy_timeout=10000")
+            with self._db:
+                self._db.executescript(_SCHEMA)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as e:
+            self._db.close()
+            raise ArenaError(f"{path} is not a usable arena database: {e}") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- runs --------------------------------------------------------------------------
+
+    def runs(self) -> dict[str, dict[str, Any]]:
+        """Every stored run's configuration, by name."""
+        rows = self._db.execute("SELECT name, config FROM runs ORDER BY name").fetchall()
+        return {name: json.loads(config) for name, config in rows}
+
+    def open_run(self, name: str, config: Mapping[str, Any], *, fresh: bool, version: str) -> None:
+        """Start a run, or check that a stored run of that name has this configuration.
+
+        Args:
+            name: the run name.
+            config: the configuration that fixes every game's result.
+            fresh: discard a stored run of that name (and its games) first.
+            version: the cardcore version, stored for information.
+
+        Raises:
+            ArenaError: a run of that name exists with another configuration.
+        """
+        text = json.dumps(config, sort_keys=True)
+        with self._db:
+            if fresh:
+                self._db.execute("DELETE FROM games WHERE run = ?", (name,))
+                self._db.execute("DELETE FROM runs WHERE name = ?", (name,))
+            row = self._db.execute("SELECT config FROM runs WHERE name = ?", (name,)).fetchone()
+            if row is None:
+                self._db.execute(
+                    "INSERT INTO runs (name, config, created, cardcore) VALUES (?, ?, ?, ?)",
+                    (name, text, _now(), version),
+                )
+                return
+        stored = json.loads(row[0])
+        if stored != json.loads(text):
+            diff = ", ".join(
+                f"{k}: {_short(stored.get(k))} then, {_short(config.get(k))} now"
+                for k in sorted(set(stored) | set(config))
+                if stored.get(k) != config.get(k)
+            )
+            where = self.path if self.path is not None else "the database"
+            raise ArenaError(
+                f"run {name!r} in {where} was started with another configuration ({diff}); "
+                f"use --name to store this one as a new run, or --fresh to discard run "
+                f"{name!r} and start it over"
+            )
+
+    # ---- games -------------------------------------------------------------------------
+
+    def finished(self, run: str) -> set[tuple[int, int]]:
+        """The (deal, arrangement) keys of the run's games that have an outcome."""
+        rows = self._db.execute(
+            "SELECT deal, arrangement FROM games WHERE run = ? AND status = 'done'", (run,)
+        )
+        return {(d, a) for d, a in rows}
+
+    def add(self, run: str, row: GameRow) -> None:
+        """Store one game and commit it (replacing an earlier error for that key)."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO games (run, deal, arrangement, status, seats, seed, "
+                "bot_seeds, forfeit, reason, decisions, attempts, seconds, finished, outcome, "
+                "record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run,
+                    row.deal,
+                    row.arrangement,
+                    row.status,
+                    json.dumps(list(row.seats)),
+                    row.seed,
+                    json.dumps(list(row.bot_seeds)),
+                    row.forfeit,
+                    row.reason,
+                    row.decisions,
+                    row.attempts,
+                    row.seconds,
+                    _now(),
+                    None if row.outcome is None else json.dumps(row.outcome),
+                    None if row.record is None else json.dumps(row.record, ensure_ascii=False),
+                ),
+            )
+
+    def games(
+        self, run: str, *, deals: int | None = None, records: bool = False
+    ) -> Iterator[GameRow]:
+        """The run's stored games in (deal, arrangement) order.
+
+        Args:
+            run: the run name.
+            deals: only deals below this index.
+            records: also load each match record (slower).
+        """
+        cols = (
+            "deal, arrangement, status, seats, seed, bot_seeds, forfeit, reason, decisions, "
+            "attempts, seconds, outcome"
+        )
+        if records:
+            cols += ", record"
+        query = f"SELECT {cols} FROM games WHERE run = ?"  # noqa: S608 - fixed column list
+        args: tuple[Any, ...] = (run,)
+        if deals is not None:
+            query += " AND deal < ?"
+            args += (deals,)
+        for r in self._db.execute(query + " ORDER BY deal, arrangement", args):
+            yield GameRow(
+                deal=r[0],
+                arrangement=r[1],
+                status=r[2],
+                seats=tuple(json.loads(r[3])),
+                seed=r[4],
+                bot_seeds=tuple(json.loads(r[5])),
+                forfeit=r[6],
+                reason=r[7],
+                decisions=r[8],
+                attempts=r[9],
+                seconds=r[10],
+                outcome=None if r[11] is None else json.loads(r[11]),
+                record=json.loads(r[12]) if records and r[12] is not None else None,
+            )
+
+
+def _short(v: Any) -> str:
+    text = json.dumps(v, sort_keys=True)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,120 @@
+"""ISMCTS and PIMC: legal, deterministic, budgeted, and usable on any game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from cardcore import load_bot, load_game, play_match
+from cardcore.bots import ISMCTSBot, PIMCBot
+from cardcore.testing import ConformanceError, check_bot
+from cardcore_highcard.game import Highcard, HighcardObservation
+
+
+@pytest.mark.parametrize(
+    ("name", "opts"), [("ismcts", {"iterations": 30}), ("pimc", {"determinizations": 4})]
+)
+def test_search_bots_pass_the_kit_bot_checks(name: str, opts: dict[str, Any]) -> None:
+    """Only legal actions, no crash, same play for the same seed, on 2 and 4 seats."""
+    check_bot(name, "highcard", options=opts, games=2)
+    check_bot(name, "highcard", options=opts, games=2, players=4)
+
+
+def test_check_bot_catches_an_illegal_bot() -> None:
+    """The bot check must be able to fail."""
+    import types
+
+    from cardcore import BotSpec, PluginHost, hookimpl
+
+    class Bad:
+        def __init__(self, game: Any, seed: int = 0) -> None:
+            pass
+
+        def act(self, observation: Any) -> Any:
+            return "play 2♣"
+
+    mod = types.ModuleType("badbots")
+
+    @hookimpl
+    def cardcore_register_bots() -> Any:
+        yield BotSpec(name="bad", factory=Bad)
+
+    mod.cardcore_register_bots = cardcore_register_bots  # type: ignore[attr-defined]
+    host = PluginHost()
+    host.register(mod)
+    with pytest.raises(ConformanceError, match="bot-legal"):
+        check_bot("bad", "highcard", host=host, games=2)
+
+
+class CountingGame(Highcard):
+    """Counts determinisations, and checks that bots only pass observations in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.samples = 0
+
+    def sample_state(self, observation: HighcardObservation, rng: random.Random) -> Any:
+        assert isinstance(observation, HighcardObservation)
+        self.samples += 1
+        return super().sample_state(observation, rng)
+
+
+def test_ismcts_respects_its_iteration_budget() -> None:
+    """One decision samples exactly `iterations` determinisations."""
+    g = CountingGame()
+    bot = ISMCTSBot(g, seed=1, iterations=37)
+    state = g.initial_state(3, 5)
+    obs = g.observe(state, g.current_player(state) or 0)
+    bot.act(obs)
+    assert g.samples == 37
+
+
+def test_pimc_respects_its_budget() -> None:
+    """PIMC samples `determinizations` states per decision."""
+    g = CountingGame()
+    bot = PIMCBot(g, seed=1, determinizations=6, rollouts=1)
+    state = g.initial_state(3, 5)
+    bot.act(g.observe(state, g.current_player(state) or 0))
+    assert g.samples == 6
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    """With a tiny time budget the search stops early, still returning a legal action."""
+    g = CountingGame()
+    bot = ISMCTSBot(g, seed=1, iterations=10**6, time_budget=0.01)
+    state = g.initial_state(3, 5)
+    obs = g.observe(state, g.current_player(state) or 0)
+    assert bot.act(obs) in obs.legal_actions
+    assert g.samples < 10**6
+
+
+def test_rollout_with_an_installed_bot() -> None:
+    """Rollouts may be played by any installed bot."""
+    g = load_game("highcard")
+    bot = load_bot("ismcts", g, seed=2, iterations=20, rollout="random")
+    rec = play_match(g, [bot, load_bot("random", g, seed=1)], seed=1)
+    assert rec.outcome is not None and rec.outcome.forfeit is None
+    with pytest.raises(LookupError, match="unknown bot 'nobody'"):
+        load_bot("ismcts", g, rollout="nobody")
+
+
+def test_bad_budgets_are_refused() -> None:
+    """Iterations and samples must be positive."""
+    g = load_game("highcard")
+    with pytest.raises(ValueError, match="iterations"):
+        ISMCTSBot(g, iterations=0)
+    with pytest.raises(ValueError, match="determinizations"):
+        PIMCBot(g, determinizations=0)
+
+
+def test_ismcts_finds_the_winning_card() -> None:
+    """With one card left each and the ace in hand, ISMCTS plays to win a winnable round."""
+    g = load_game("highcard", hand_size=2)
+    wins = 0
+    for seed in range(20):
+        bots = [load_bot("ismcts", g, seed=seed, iterations=60), load_bot("random", g, seed=seed)]
+        rec = play_match(g, bots, seed=seed)
+        assert rec.outcome is not None
+        wins += rec.outcome.placing[0] == 1
+    assert wins >= 10

@@ -1,0 +1,509 @@
+"""Human play at the terminal: ``cardcore play --human`` and ``cardcore play --resume``.
+
+Every match here is driven through the command line with scripted input (standard input
+is not a terminal), as a person would type it, wrong input included.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardcore import (
+    BotSpec,
+    MatchRecord,
+    PluginHost,
+    hookimpl,
+    load_game,
+    verify,
+)
+from cardcore.cli import main
+from cardcore.cli._human_io import Terminal, changed_lines, columns, wants_color
+
+GAMES = ("highcard", "nyuri", "noddy", "box", "nestors")
+
+
+def installed(name: str) -> Any:
+    """The game, or skip the test when its plugin is not installed."""
+    try:
+        return load_game(name)
+    except LookupError:
+        pytest.skip(f"the {name} plugin is not installed")
+
+
+def run(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: Sequence[str],
+    lines: Sequence[str],
+) -> tuple[int, str, str]:
+    """Run ``cardcore ARGV`` with ``lines`` as what the person types."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def firsts(game: Any, n: int) -> list[str]:
+    """Enough answers of "1" (the first legal action) to finish any match."""
+    return ["1"] * (game.max_decisions(n) + 2)
+
+
+def first_legal(game: Any, seed: int, n: int, seat: int, dealer: int | None = None) -> list[str]:
+    """The legal actions of ``seat`` at its first decision when everybody plays "1"."""
+    state = game.initial_state(n, seed, dealer=dealer)
+    while game.current_player(state) != seat:
+        state = game.apply(state, game.legal_actions(state)[0])
+    return [str(a) for a in game.legal_actions(state)]
+
+
+def complaint_after(out: str, prompt: str, typed: str) -> str:
+    """The one line printed after ``typed`` at ``prompt``; the prompt must come right back."""
+    m = re.search(re.escape(f"{prompt}{typed}\n") + r"([^\n]*)\n" + re.escape(prompt), out)
+    assert m is not None, f"no one-line answer to {typed!r} followed by the prompt again"
+    return m.group(1)
+
+
+# ---- whole matches, every game -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_scripted_match_with_wrong_input_undo_save_and_resume(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A person plays a whole match against bots, with mistakes, undo, save and resume."""
+    game = installed(name)
+    monkeypatch.chdir(tmp_path)
+    n = game.min_players
+    seat = n - 1
+    bots = ",".join(["random"] * (n - 1))
+    prompt = f"seat {seat}> "
+    script = ["0", "this is no action", "1", "undo", "1", "save part.json", "quit"]
+    code, out, err = run(
+        monkeypatch, capsys, ["play", name, "--human", str(seat), "--bots", bots], script
+    )
+    assert code == 0, err
+    assert "there is no action 0" in complaint_after(out, prompt, "0")
+    assert "is neither a command nor an action" in complaint_after(out, prompt, "this is no action")
+    assert "taken back" in out
+    saved = MatchRecord.load("part.json")
+    assert saved.outcome is None
+    assert saved.bots[seat] == "human"
+    assert [b for i, b in enumerate(saved.bots) if i != seat] == ["random"] * (n - 1)
+    assert saved.actions, "the person's decision is in the saved record"
+    assert "Save the match" not in out, "a match just saved is left without asking"
+
+    code, out, err = run(
+        monkeypatch,
+        capsys,
+        ["play", "--resume", "part.json", "--record", "done.json"],
+        firsts(game, n),
+    )
+    assert code == 0, err
+    assert f"resumed after {len(saved.actions)} decisions" in out
+    assert "Game over after" in out
+    done = MatchRecord.load("done.json")
+    assert done.outcome is not None
+    assert done.actions[: len(saved.actions)] == saved.actions
+    assert done.bots == saved.bots
+    verify(done)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_person_sees_only_their_own_observations(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every table drawn during a match is the human seat's observation."""
+    game = installed(name)
+    n = game.min_players
+    seen: list[int] = []
+    original = type(game).render
+
+    def spy(self: Any, observation: Any) -> str:
+        seen.append(observation.seat)
+        return str(original(self, observation))
+
+    monkeypatch.setattr(type(game), "render", spy)
+    argv = ["play", name, "--human", "0", "--bots", "random", "--players", str(n)]
+    code, out, err = run(monkeypatch, capsys, argv, firsts(game, n))
+    assert code == 0, err
+    assert "Game over after" in out
+    assert seen
+    assert set(seen) == {0}
+
+
+def test_bot_actions_are_not_shown_by_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Only the person's own actions are printed as text; the bot's show as 'made a move'."""
+    record = tmp_path / "r.json"
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "2"]
+    code, out, _ = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1"] * 5)
+    assert code == 0
+    rec = MatchRecord.load(record)
+    state = load_game("highcard").initial_state(2, 2)
+    game = load_game("highcard")
+    for text in rec.actions:
+        seat = game.current_player(state)
+        if seat == 0:
+            assert f"seat 0 (you): {text}" in out
+        else:
+            # High card's render shows hands and tricks, never an action's text.
+            assert text not in out
+        state = game.apply(state, game.parse_action(text))
+    assert "seat 1 (random) made a move" in out
+
+
+# ---- choosing actions ------------------------------------------------------------------
+
+
+def test_typed_actions_and_explained_refusals(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An action can be typed; an illegal one is explained in one line and asked again."""
+    game = load_game("highcard")
+    legal = first_legal(game, 4, 2, 0, dealer=1)
+    mine = {a.split()[1] for a in legal}
+    other = next(f"play {c}" for c in ("2♣", "3♣", "4♣", "5♣") if c not in mine)
+    record = tmp_path / "r.json"
+    script = [other, "play", "99", "-1", legal[-1].upper(), *["1"] * 4]
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "4"]
+    code, out, _ = run(
+        monkeypatch, capsys, [*argv, "--dealer", "1", "--record", str(record)], script
+    )
+    assert code == 0
+    said = complaint_after(out, "seat 0> ", other)
+    assert said == f"{other} is not legal now: {other.split()[1]} is not in seat 0's hand."
+    assert "neither a command nor an action" in complaint_after(out, "seat 0> ", "play")
+    assert "choose 1-3" in complaint_after(out, "seat 0> ", "99")
+    assert "neither a command nor an action" in complaint_after(out, "seat 0> ", "-1")
+    assert MatchRecord.load(record).actions[0] == legal[-1]
+
+
+def test_help_and_show_repeat_the_table(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'help' lists the commands; 'show' draws the same table and choices again."""
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["help", "show", "quit", "n"])
+    assert code == 0
+    for command in ("hint", "undo", "save [FILE]", "quit"):
+        assert command in out
+    views = re.findall(r"Seat 0, your decision \(1\):\n((?:    .*\n|   ?\d.*\n)+)", out)
+    assert len(views) == 2
+    assert views[0] == views[1]
+
+
+def test_end_of_input_leaves_without_saving(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """When the script runs out, the match stops and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["play", "highcard", "--human", "0", "--bots", "random"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["1"])
+    assert code == 0
+    assert "end of input" in out
+    assert "Game over" not in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_quit_offers_to_save(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """'quit' asks before leaving an unsaved match; 'y' saves to the default file."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "6"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["1", "quit", "perhaps", "y"])
+    assert code == 0
+    assert "please answer y or n" in out
+    saved = MatchRecord.load(tmp_path / "highcard-seed6.cardcore.json")
+    assert saved.outcome is None
+    assert saved.bots == ("human", "random")
+
+    other = tmp_path / "other"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    code, out, _ = run(monkeypatch, capsys, argv, ["1", "quit", "n"])
+    assert code == 0
+    assert "Save the match" in out
+    assert list(other.iterdir()) == []
+
+
+def test_save_to_an_unwritable_place_is_explained(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A failed save says so in one line and the match goes on."""
+    bad = tmp_path / "missing-dir" / "x.json"
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, [f"save {bad}", *["1"] * 4])
+    assert code == 0
+    assert f"cannot save to {bad}" in complaint_after(out, "seat 0> ", f"save {bad}")
+    assert "Game over" in out
+
+
+# ---- hints ---------------------------------------------------------------------------
+
+
+class _Last:
+    """A stand-in heuristic: always the last legal action."""
+
+    def __init__(self, game: object = None, *, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, observation: Any) -> Any:
+        return observation.legal_actions[-1]
+
+
+class _HeuristicPlugin:
+    @hookimpl
+    def cardcore_register_bots(self) -> Iterator[BotSpec]:
+        yield BotSpec(name="highcard-heuristic", factory=_Last, games=("highcard",))
+
+
+def test_hint_asks_the_heuristic_bot_when_there_is_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'hint' names what ``<game>-heuristic`` would play, by number and text."""
+    import cardcore_highcard.hooks
+
+    import cardcore.cli
+
+    host = PluginHost(load_entrypoints=False)
+    host.register(cardcore_highcard.hooks, name="highcard")
+    host.register(_HeuristicPlugin(), name="heuristic")
+    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    legal = first_legal(load_game("highcard"), 0, 2, 0, dealer=1)
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["hint", "quit", "n"])
+    assert code == 0
+    assert f"hint (highcard-heuristic): {len(legal)}. {legal[-1]}" in out
+
+
+def test_hint_falls_back_to_random(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a heuristic bot for the game, the hint comes from ``random`` and is legal."""
+    legal = first_legal(load_game("highcard"), 0, 2, 0, dealer=1)
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["hint", "quit", "n"])
+    assert code == 0
+    m = re.search(r"hint \(random\): (\d+)\. (.+)\n", out)
+    assert m is not None
+    assert legal[int(m.group(1)) - 1] == m.group(2)
+
+
+# ---- undo ----------------------------------------------------------------------------
+
+
+def test_undo_is_exact(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Undo returns to the person's previous decision: the match ends as if never taken."""
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "8"]
+    argv += ["--dealer", "1", "--record"]
+    straight, undone = tmp_path / "a.json", tmp_path / "b.json"
+    code, _, _ = run(monkeypatch, capsys, [*argv, str(straight)], ["2", *["1"] * 4])
+    assert code == 0
+    script = ["undo", "1", "1", "undo", "undo", "2", *["1"] * 4]
+    code, out, _ = run(monkeypatch, capsys, [*argv, str(undone)], script)
+    assert code == 0
+    assert "nothing to undo" in complaint_after(out, "seat 0> ", "undo")
+    assert out.count("taken back") == 2
+    assert MatchRecord.load(straight) == MatchRecord.load(undone)
+    for decision in (1, 3):
+        views = re.findall(rf"Seat 0, your decision \({decision}\):\n((?:    .*\n)+)", out)
+        assert len(views) >= 2
+        assert views[0] == views[1], "undo shows that decision's table again"
+
+
+# ---- several people, seats, options ------------------------------------------------------
+
+
+def _seed_where_seat_0_leads_again() -> int:
+    game = load_game("highcard")
+    for seed in range(100):
+        state = game.initial_state(2, seed, dealer=1)
+        for _ in range(2):
+            state = game.apply(state, game.legal_actions(state)[0])
+        if game.current_player(state) == 0:
+            return seed
+    raise AssertionError("no such seed")
+
+
+def test_hot_seat_keeps_each_persons_moves_private(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two people share the screen: actions show as moves; undo never takes back another's."""
+    seed = _seed_where_seat_0_leads_again()
+    record = tmp_path / "r.json"
+    argv = ["play", "highcard", "--human", "0", "--human", "1", "--dealer", "1"]
+    argv += ["--seed", str(seed), "--record", str(record)]
+    code, out, _ = run(monkeypatch, capsys, argv, ["1", "1", "undo", *["1"] * 6])
+    assert code == 0
+    assert "cannot undo: seat 1 (human) decided since" in complaint_after(out, "seat 0> ", "undo")
+    rec = MatchRecord.load(record)
+    assert rec.bots == ("human", "human")
+    assert "Seat 1, your decision" in out
+    for text in rec.actions:
+        assert f": {text}" not in out
+    assert out.count("(human) made a move") == len(rec.actions)
+
+
+def test_bots_fill_the_other_seats_in_order_with_their_options(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--bots`` fills the seats without ``--human`` in seat order; options are kept."""
+    record = tmp_path / "r.json"
+    argv = ["play", "highcard", "--human", "1", "--bots", "random,ismcts:iterations=3"]
+    code, _, err = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1"] * 4)
+    assert code == 0, err
+    assert MatchRecord.load(record).bots == ("random", "human", "ismcts:iterations=3")
+
+
+def test_verbose_draws_the_table_after_every_decision(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With ``-v`` each decision is followed by the whole table from the person's seat."""
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "-v", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["1"] * 3)
+    assert code == 0
+    blocks = re.findall(r"(?:seat 1 \(random\) made a move|seat 0 \(you\): .*)\n    High card", out)
+    assert len(blocks) == 6
+
+
+def test_json_prints_the_outcome(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--json`` ends with the outcome as one JSON line."""
+    argv = ["play", "highcard", "--human", "1", "--bots", "random", "--json"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["1"] * 3)
+    assert code == 0
+    data = json.loads(out.splitlines()[-1])
+    assert data["bots"] == ["random", "human"]
+    assert data["decisions"] == 6
+
+
+# ---- resume errors -----------------------------------------------------------------------
+
+
+def test_resume_refuses_what_it_cannot_continue(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A finished match, another game, seats given again, or unknown seats: one-line errors."""
+    done = tmp_path / "done.json"
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--record", str(done)]
+    assert run(monkeypatch, capsys, argv, ["1"] * 3)[0] == 0
+    code, _, err = run(monkeypatch, capsys, ["play", "--resume", str(done)], [])
+    assert code == 2
+    assert "this match is over" in err
+
+    part = tmp_path / "part.json"
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    assert run(monkeypatch, capsys, argv, [f"save {part}", "quit"])[0] == 0
+    code, _, err = run(monkeypatch, capsys, ["play", "nyuri", "--resume", str(part)], [])
+    assert code == 2
+    assert "is a match of 'highcard', not 'nyuri'" in err
+    code, _, err = run(monkeypatch, capsys, ["play", "--resume", str(part), "--human", "1"], [])
+    assert code == 2
+    assert "drop --human" in err
+
+    nobody = tmp_path / "nobody.json"
+    rec = MatchRecord.load(part)
+    MatchRecord.from_json({**rec.to_json(), "bots": []}).save(nobody)
+    code, _, err = run(monkeypatch, capsys, ["play", "--resume", str(nobody)], [])
+    assert code == 2
+    assert "field 'bots'" in err
+
+
+def test_resume_of_a_bots_only_record_finishes_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A saved record whose seats are all bots just plays on to the end."""
+    part = tmp_path / "part.json"
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    assert run(monkeypatch, capsys, argv, ["1", f"save {part}", "quit"])[0] == 0
+    rec = MatchRecord.load(part)
+    MatchRecord.from_json({**rec.to_json(), "bots": ["random", "random"]}).save(part)
+    code, out, _ = run(monkeypatch, capsys, ["play", "--resume", str(part)], [])
+    assert code == 0
+    assert "Game over after 6 decisions" in out
+    assert "seat 0>" not in out
+
+
+# ---- the terminal ----------------------------------------------------------------------
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_without_no_color() -> None:
+    """Colour needs a terminal, no ``NO_COLOR`` and a capable ``TERM``; else plain text."""
+    assert wants_color(_Tty(), {"TERM": "xterm"})
+    assert not wants_color(_Tty(), {"TERM": "xterm", "NO_COLOR": "1"})
+    assert not wants_color(_Tty(), {"TERM": "dumb"})
+    assert not wants_color(io.StringIO(), {"TERM": "xterm"})
+    assert wants_color(_Tty(), {"NO_COLOR": ""}), "an empty NO_COLOR does not count"
+
+    out = _Tty()
+    Terminal(io.StringIO(), out, environ={"TERM": "xterm"}).view("hand [10♥ 3♠ ?]")
+    assert "\x1b[" in out.getvalue()
+    assert re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()) == "    hand [10♥ 3♠ ?]\n"
+    plain = _Tty()
+    Terminal(io.StringIO(), plain, environ={"NO_COLOR": "1"}).view("hand [10♥ 3♠ ?]")
+    assert plain.getvalue() == "    hand [10♥ 3♠ ?]\n"
+
+
+def test_scripted_input_is_echoed_and_end_of_input_is_none() -> None:
+    """Lines from a script are echoed after the prompt; the end of input reads as None."""
+    out = io.StringIO()
+    term = Terminal(io.StringIO("  play 10♥ \n"), out, color=False)
+    assert term.ask("> ") == "play 10♥"
+    assert term.ask("> ") is None
+    assert out.getvalue() == "> play 10♥\n> \n"
+
+
+def test_columns_and_changed_lines() -> None:
+    """Choices are laid out column by column; a report shows only what changed."""
+    items = [f"{i}. x" for i in range(1, 6)]
+    assert columns(items, width=21) == ["1. x   3. x   5. x", "2. x   4. x"]
+    assert columns(items, width=20) == ["1. x   4. x", "2. x   5. x", "3. x"]
+    assert columns([], width=20) == []
+    assert changed_lines("a\nb\nc", "a\nB\nc\nd") == ["B", "d"]
+
+
+def test_plain_text_through_a_pipe() -> None:
+    """A real process with piped input plays to the end and writes no colour codes."""
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["TERM"] = "xterm-256color"
+    code = "from cardcore.cli import main; raise SystemExit(main())"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "play", "highcard", "--human", "0", "--bots", "random"],
+        input="1\n" * 5,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Game over after 6 decisions" in proc.stdout
+    assert "\x1b[" not in proc.stdout
+
+
+def test_importing_cardcore_does_not_import_rich() -> None:
+    """The library and the CLI modules load without rich; colour imports it when used."""
+    code = (
+        "import sys, cardcore, cardcore.cli, cardcore.cli._human; sys.exit('rich' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
