@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from cardcore import DECK_36, DECK_52, Card, Rank, Suit, cards_of, mask_of, parse_card, parse_cards
 from hypothesis import given
 from hypothesis import strategies as st
+
+from cardcore import DECK_36, DECK_52, Card, Rank, Suit, cards_of, mask_of, parse_card, parse_cards
 
 
 @pytest.mark.parametrize(

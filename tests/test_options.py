@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
+
 from cardcore import OptionError, build_options, option, option_infos
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from cardcore import rng_below, rng_next, rng_seed, rng_shuffle
 from hypothesis import given
 from hypothesis import strategies as st
+
+from cardcore import rng_below, rng_next, rng_seed, rng_shuffle
 
 
 def test_known_stream_is_fixed_across_machines() -> None:

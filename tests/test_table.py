@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from cardcore import DECK_36, DECK_52, CardTable, Layout, Visibility, Zone, parse_card, sample_table
-from cardcore._table import SPECTATOR
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from cardcore import DECK_36, DECK_52, CardTable, Layout, Visibility, Zone, parse_card, sample_table
+from cardcore._table import SPECTATOR
 
 STOCK, H0, H1, H2, PILE, TRICK, BOX0 = range(7)
 
@@ -104,7 +105,7 @@ def test_secret_move_makes_onlookers_forget_the_source_zone() -> None:
     shown = next(iter(t.cards(H1))).id
     t = t.reveal(1 << shown, t.layout.all_seats)
     assert t.knows(2, shown)
-    other = [x.id for x in t.cards(H1) if x.id != shown][0]
+    other = next(x.id for x in t.cards(H1) if x.id != shown)
     t2 = t.move(other, H1, H0, seen=0b011, secret=True)
     assert t2.knows(0, other) and t2.knows(1, other)
     assert not t2.knows(2, shown), "seat 2 cannot tell which card left hand1"

@@ -11,7 +11,6 @@ import copy
 import os
 import platform
 import random
-
 import time
 import tracemalloc
 from collections.abc import Callable, Iterable
@@ -92,6 +91,12 @@ def _playouts(
     return decisions, games, time.perf_counter() - start, samples
 
 
+def _mover(game: Game[Any, Any, Any], state: Any) -> int:
+    seat = game.current_player(state)
+    assert seat is not None
+    return seat
+
+
 def _per_call_us(fn: Callable[[Any], Any], items: list[Any], repeat: int = 3) -> float:
     if not items:
         return 0.0
@@ -132,8 +137,8 @@ def bench_game(
     moves = [(s, game.legal_actions(s)) for s in live]
     apply_us = _per_call_us(lambda sm: game.apply(sm[0], sm[1][rng.randrange(len(sm[1]))]), moves)
     legal_us = _per_call_us(game.legal_actions, live)
-    observe_us = _per_call_us(lambda s: game.observe(s, game.current_player(s)), live)
-    observations = [game.observe(s, game.current_player(s)) for s in live[:60]]
+    observe_us = _per_call_us(lambda s: game.observe(s, _mover(game, s)), live)
+    observations = [game.observe(s, _mover(game, s)) for s in live[:60]]
     sample_us = _per_call_us(lambda o: game.sample_state(o, rng), observations, repeat=1)
 
     # Engine: bots receive observations; compare decisions/s with the raw playouts.

@@ -389,7 +389,7 @@ class CardTable(NamedTuple):
 
 _new_table: Callable[
     [tuple[Layout, tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]], CardTable
-] = functools.partial(tuple.__new__, CardTable)  # type: ignore[assignment]
+] = functools.partial(tuple.__new__, CardTable)
 """Build a CardTable from a 4-tuple without the named tuple's argument handling."""
 
 

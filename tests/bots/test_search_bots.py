@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+
 from cardcore import load_bot, load_game, play_match
 from cardcore.bots import ISMCTSBot, PIMCBot
 from cardcore.testing import ConformanceError, check_bot
@@ -47,7 +48,7 @@ def test_check_bot_catches_an_illegal_bot() -> None:
         check_bot("bad", "highcard", host=host, games=2)
 
 
-class CountingGame(Highcard):
+class CountingGame(Highcard):  # type: ignore[misc]
     """Counts determinisations, and checks that bots only pass observations in."""
 
     def __init__(self) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cardcore import MatchRecord
 from cardcore.cli import build_parser, main
 

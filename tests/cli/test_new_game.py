@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cardcore.cli import main
 from cardcore.cli._newgame import names, render_plugin
 

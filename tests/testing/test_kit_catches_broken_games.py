@@ -7,12 +7,13 @@ from typing import Any
 
 import attrs
 import pytest
+
 from cardcore import CardTable, MatchRecord, load_game
 from cardcore.testing import ConformanceError, check_game, configurations, run_checks
 from cardcore_highcard.game import Highcard, HighcardObservation, HighcardState, Play
 
 
-class ShowsOpponentCards(Highcard):
+class ShowsOpponentCards(Highcard):  # type: ignore[misc]
     def observe(self, state: HighcardState, seat: int) -> HighcardObservation:
         obs = super().observe(state, seat)
         hands = 0
@@ -22,31 +23,31 @@ class ShowsOpponentCards(Highcard):
         return attrs.evolve(obs, table=peek)
 
 
-class CarriesRng(Highcard):
+class CarriesRng(Highcard):  # type: ignore[misc]
     def observe(self, state: HighcardState, seat: int) -> HighcardObservation:
         return attrs.evolve(super().observe(state, seat), dealer=state.rng % 1000)
 
 
-class MutatesInput(Highcard):
+class MutatesInput(Highcard):  # type: ignore[misc]
     def apply(self, state: HighcardState, action: Play) -> HighcardState:
         after = super().apply(state, action)
         object.__setattr__(state, "wins", tuple(w + 1 for w in state.wins))
         return after
 
 
-class IgnoresSeed(Highcard):
+class IgnoresSeed(Highcard):  # type: ignore[misc]
     def initial_state(self, num_players: int, seed: int, **kw: Any) -> HighcardState:
         return super().initial_state(num_players, 0, **kw)
 
 
-class DeadEnd(Highcard):
+class DeadEnd(Highcard):  # type: ignore[misc]
     def legal_actions(self, state: HighcardState) -> tuple[Play, ...]:
         if sum(state.wins) >= 1:
             return ()
         return super().legal_actions(state)
 
 
-class CardVanishes(Highcard):
+class CardVanishes(Highcard):  # type: ignore[misc]
     def apply(self, state: HighcardState, action: Play) -> HighcardState:
         after = super().apply(state, action)
         t = after.table
@@ -57,25 +58,25 @@ class CardVanishes(Highcard):
         return attrs.evolve(after, table=CardTable(t.layout, tuple(masks), t.orders, t.known))
 
 
-class ShowsOthersLegalActions(Highcard):
+class ShowsOthersLegalActions(Highcard):  # type: ignore[misc]
     def observe(self, state: HighcardState, seat: int) -> HighcardObservation:
         return attrs.evolve(super().observe(state, seat), legal_actions=self.legal_actions(state))
 
 
-class AcceptsAnything(Highcard):
+class AcceptsAnything(Highcard):  # type: ignore[misc]
     def apply(self, state: HighcardState, action: Play) -> HighcardState:
         if not isinstance(action, Play):
-            return state
+            return state  # type: ignore[unreachable]
         return super().apply(state, action)
 
 
-class BadActionText(Highcard):
+class BadActionText(Highcard):  # type: ignore[misc]
     def parse_action(self, text: str) -> Play:
         play = super().parse_action(text)
         return Play(play.card) if play.card.rank != 14 else Play(type(play.card).of(0))
 
 
-class LiesAboutLength(Highcard):
+class LiesAboutLength(Highcard):  # type: ignore[misc]
     def max_decisions(self, num_players: int) -> int:
         return 2
 

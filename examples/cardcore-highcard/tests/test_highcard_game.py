@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from cardcore import IllegalActionError, load_game, parse_cards
 from cardcore.testing import check_game
 

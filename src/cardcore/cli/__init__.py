@@ -97,17 +97,17 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps({"games": games, "bots": bots}, indent=2, ensure_ascii=False))
         return 0
     print("Games:")
-    for g in games:
-        lo, hi = g["players"]  # type: ignore[misc]
+    for spec in host.games().values():
+        lo, hi = spec.min_players, spec.max_players
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         print(
-            f"  {g['id']:<10} {g['title']:<12} players {players:<4} "
-            f"presets {', '.join(g['presets'])}  ({g['distribution']} {g['version']})"  # type: ignore[arg-type]
+            f"  {spec.name:<10} {spec.title:<12} players {players:<4} "
+            f"presets {', '.join(spec.presets)}  ({spec.distribution} {spec.version})"
         )
     print("Bots:")
-    for b in bots:
-        games_txt = b["games"] if isinstance(b["games"], str) else ", ".join(b["games"])  # type: ignore[arg-type]
-        print(f"  {b['id']:<18} for {games_txt:<10} {b['description']}")
+    for bot in host.bots().values():
+        games_txt = ", ".join(bot.games) or "all"
+        print(f"  {bot.name:<18} for {games_txt:<10} {bot.description}")
     if host.problems:
         print(f"\n{len(host.problems)} plugin(s) failed to load: run 'cardcore doctor'.")
     return 0

@@ -667,8 +667,10 @@ def check_bot(
     seed: int = 0,
     host: PluginHost | None = None,
 ) -> None:
-    """Check a bot: it only returns legal actions, never crashes, keeps to a time limit,
-    and plays the same way for the same seed.
+    """Check a bot: legal, crash-free, within its time limit and reproducible.
+
+    It must only return legal actions, never crash, keep to ``time_limit`` and play the
+    same way for the same seed.
 
     The bot plays every seat in turn against ``random`` through :func:`cardcore.play_match`,
     so it only ever receives observations.
