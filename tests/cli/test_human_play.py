@@ -10,6 +10,7 @@ import io
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -30,6 +31,8 @@ from cardcore.cli import main
 from cardcore.cli._human_io import Terminal, changed_lines, columns, wants_color
 
 GAMES = ("highcard", "nyuri", "noddy", "box", "nestors")
+DOC = Path(__file__).resolve().parents[2] / "docs" / "play.md"
+PROMPT = re.compile(r"^(?:seat \d+> |replay \d+/\d+> |Save the match to .* first\? \[y/n\] )(.*)$")
 
 
 def installed(name: str) -> Any:
@@ -273,9 +276,8 @@ def test_hint_asks_the_heuristic_bot_when_there_is_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """'hint' names what ``<game>-heuristic`` would play, by number and text."""
-    import cardcore_highcard.hooks
-
     import cardcore.cli
+    import cardcore_highcard.hooks
 
     host = PluginHost(load_entrypoints=False)
     host.register(cardcore_highcard.hooks, name="highcard")
@@ -507,3 +509,91 @@ def test_importing_cardcore_does_not_import_rich() -> None:
         "import sys, cardcore, cardcore.cli, cardcore.cli._human; sys.exit('rich' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_the_transcripts_in_the_docs_are_real(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Each ``$ cardcore ...`` transcript in docs/play.md is what that command prints today."""
+    blocks = re.findall(r"```console\n\$ cardcore (.*?)\n(.*?)```", DOC.read_text("utf-8"), re.S)
+    assert len(blocks) == 3
+    monkeypatch.chdir(tmp_path)
+    for command, transcript in blocks:
+        typed = [m.group(1) for line in transcript.splitlines() if (m := PROMPT.match(line))]
+        code, out, err = run(monkeypatch, capsys, shlex.split(command), typed)
+        assert code == 0, err
+        assert out == transcript, f"docs/play.md is out of date for: cardcore {command}"
+
+
+class _Crasher:
+    """A bot that fails on its first decision."""
+
+    def __init__(self, game: object = None, *, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, observation: Any) -> Any:
+        raise RuntimeError("out of ideas")
+
+
+class _CrasherPlugin:
+    @hookimpl
+    def cardcore_register_bots(self) -> Iterator[BotSpec]:
+        yield BotSpec(name="crasher", factory=_Crasher)
+
+
+def test_a_failing_bot_forfeits_as_in_bot_matches(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A bot that raises loses the match; the person is told why and the record says so."""
+    import cardcore.cli
+    import cardcore_highcard.hooks
+
+    host = PluginHost(load_entrypoints=False)
+    host.register(cardcore_highcard.hooks, name="highcard")
+    host.register(_CrasherPlugin(), name="crasher")
+    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    record = tmp_path / "r.json"
+    argv = ["play", "highcard", "--human", "0", "--bots", "crasher", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1"])
+    assert code == 0
+    assert "Game over after 1 decisions (seat 1 raised RuntimeError: out of ideas)." in out
+    outcome = MatchRecord.load(record).outcome
+    assert outcome is not None
+    assert outcome.forfeit == 1
+    assert outcome.winners == (0,)
+
+
+def test_seats_without_a_person_need_bots(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--players 3`` with one ``--human`` and no ``--bots`` is a one-line error."""
+    code, out, err = run(
+        monkeypatch, capsys, ["play", "highcard", "--human", "0", "--players", "3"], []
+    )
+    assert code == 2
+    assert out == ""
+    assert "--bots needs at least one bot name" in err
+
+
+def test_hot_seat_at_a_terminal_hands_over_the_keyboard(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At a terminal, each change of person waits for Enter before showing a hand."""
+    monkeypatch.setattr(sys, "stdin", _Tty("1\n" * 40))
+    code = main(["play", "highcard", "--human", "0", "--human", "1", "--dealer", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Game over after 6 decisions" in out
+    handovers = re.findall(r"Seat (\d), your turn: press Enter", out)
+    decisions = re.findall(r"Seat (\d), your decision", out)
+    assert handovers[0] == "0"
+    assert len(handovers) >= 2
+    assert len(decisions) == 6
+    # A hand is only shown right after its owner's handover, never after another's.
+    shown = re.findall(r"Seat (\d), your (?:turn|decision)", out)
+    owner = None
+    for who, kind in zip(shown, re.findall(r"Seat \d, your (turn|decision)", out), strict=True):
+        if kind == "turn":
+            owner = who
+        else:
+            assert who == owner

@@ -97,6 +97,7 @@ class _Session:
         verbose: bool,
         time_limit: float | None,
         as_json: bool,
+        saved: bool = False,
     ) -> None:
         self.game = game
         self.base = attrs.evolve(record, actions=(), outcome=None)
@@ -119,7 +120,8 @@ class _Session:
             self.states.append(step.after)
             self.movers.append(step.seat)
             self.actions.append(str(step.action))
-        self.saved_at: int | None = len(self.actions) if record.actions else None
+        self.saved_at: int | None = len(self.actions) if saved else None
+        """How many decisions the last save held (``None``: never saved)."""
         self.bots = _build_bots(game, self.names, record.seed)
         self.seen: dict[int, str] = {}
         self.last_human: int | None = None
@@ -489,6 +491,7 @@ def resume_human(args: argparse.Namespace) -> int:
         verbose=bool(args.verbose),
         time_limit=args.time_limit,
         as_json=bool(args.json),
+        saved=not args.record,  # the resumed file already holds these decisions
     )
     return session.run()
 
