@@ -274,8 +274,7 @@ class _Session:
     def _show_table(self, seat: int, legal: Sequence[Any]) -> None:
         self._show_full(seat, f"Seat {seat}, your decision ({len(self.actions) + 1}):")
         items = [f"{i:>2}. {a}" for i, a in enumerate(legal, start=1)]
-        for line in columns(items, self.term.width - 2):
-            self.term.say("  " + line)
+        self.term.view("\n".join(columns(items, self.term.width - 2)), indent="  ")
 
     def _choose(self, line: str, legal: Sequence[Any]) -> Any:
         """The legal action a line names, or ``None`` after saying why it is not one."""
