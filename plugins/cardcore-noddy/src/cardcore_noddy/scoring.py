@@ -26,6 +26,7 @@ __all__ = [
     "ScoringRules",
     "count_show",
     "score_play",
+    "show_mask",
 ]
 
 SEQ: Final[tuple[int, ...]] = tuple(1 if i % 13 == 12 else i % 13 + 2 for i in range(52))
@@ -61,11 +62,10 @@ class Breakdown:
 
     parts: tuple[tuple[str, int], ...] = ()
     """The non-zero combination types, in a fixed order, each with its points."""
-
-    @property
-    def total(self) -> int:
-        """The points of the whole award."""
-        return sum(p for _, p in self.parts)
+    total: int = attrs.field(
+        default=attrs.Factory(lambda s: sum(p for _, p in s.parts), takes_self=True)
+    )
+    """The points of the whole award (the sum of the parts)."""
 
     def __str__(self) -> str:
         return ", ".join(f"{name} {points}" for name, points in self.parts) or "nothing"
@@ -87,7 +87,7 @@ class ScoringRules:
     """Ace in hand 1 each; turned-up ace 2 to the dealer."""
     knave_in_count: bool = False
     """Whether the knave noddy scores 1 in its holder's show (``knave_noddy=in_count``)."""
-    _rank_cache: dict[tuple[int, ...], tuple[tuple[str, int], ...]] = attrs.field(
+    _rank_cache: dict[int, tuple[tuple[str, int], ...]] = attrs.field(
         factory=dict, init=False, eq=False, hash=False, repr=False
     )
 
@@ -103,9 +103,6 @@ class ScoringRules:
 
 def _rank_parts(ranks: tuple[int, ...], rules: ScoringRules) -> tuple[tuple[str, int], ...]:
     """Pairs, fifteens, twenty-fives and sequences of a show: they depend on ranks only."""
-    hit = rules._rank_cache.get(ranks)
-    if hit is not None:
-        return hit
     pips = [min(r, 10) for r in ranks]
     pairs = sum(2 for a, b in combinations(ranks, 2) if a == b)
     fifteens = 0
@@ -127,7 +124,7 @@ def _rank_parts(ranks: tuple[int, ...], rules: ScoringRules) -> tuple[tuple[str,
         if runs:
             sequences = runs * rules.run_values[length]
             break
-    parts = tuple(
+    return tuple(
         (name, points)
         for name, points in (
             (PAIRS, pairs),
@@ -137,25 +134,42 @@ def _rank_parts(ranks: tuple[int, ...], rules: ScoringRules) -> tuple[tuple[str,
         )
         if points
     )
-    rules._rank_cache[ranks] = parts
-    return parts
 
 
-def show_ids(hand: Sequence[int], turnup: int, *, dealer: bool, rules: ScoringRules) -> Breakdown:
-    """:func:`count_show` on card ids (the game's fast path)."""
-    ids = (*hand, turnup)
-    parts = _rank_parts(tuple(sorted(SEQ[c] for c in ids)), rules)
-    suits = [SUIT[c] for c in ids]
-    flush = max(suits.count(s) for s in set(suits))
+_RANK_KEY: Final = tuple(1 << (3 * SEQ[c]) for c in range(52))
+"""Per card id, its share of a rank-multiset key (3 bits per rank hold a count of 0-4)."""
+_ACES: Final = sum(1 << c for c in range(52) if SEQ[c] == 1)
+_SUIT_BITS: Final = 0x1FFF
+
+
+def show_mask(hand: int, turnup: int, *, dealer: bool, rules: ScoringRules) -> Breakdown:
+    """:func:`count_show` on a mask of the 3 hand cards and the turn-up's id (the game's path)."""
+    key = _RANK_KEY[turnup]
+    m = hand
+    while m:
+        low = m & -m
+        key += _RANK_KEY[low.bit_length() - 1]
+        m ^= low
+    parts = rules._rank_cache.get(key)
+    if parts is None:
+        ranks = tuple(sorted(r for r in range(1, 14) for _ in range((key >> (3 * r)) & 7)))
+        parts = rules._rank_cache[key] = _rank_parts(ranks, rules)
+    allm = hand | (1 << turnup)
+    flush = max(
+        (allm & _SUIT_BITS).bit_count(),
+        ((allm >> 13) & _SUIT_BITS).bit_count(),
+        ((allm >> 26) & _SUIT_BITS).bit_count(),
+        (allm >> 39).bit_count(),
+    )
     if flush >= 3:
         parts = (*parts, (FLUSH, flush))
     if rules.ace_bonus:
-        aces = sum(1 for c in hand if SEQ[c] == 1)
+        aces = (hand & _ACES).bit_count()
         if aces:
             parts = (*parts, (ACE_IN_HAND, aces))
         if dealer and SEQ[turnup] == 1:
             parts = (*parts, (TURNED_ACE, 2))
-    if rules.knave_in_count and JACK_OF[SUIT[turnup]] in hand:
+    if rules.knave_in_count and (hand >> JACK_OF[SUIT[turnup]]) & 1:
         parts = (*parts, (KNAVE, 1))
     return Breakdown(parts) if parts else _NOTHING
 
@@ -180,42 +194,74 @@ def count_show(
     Returns:
         The show's points by combination type.
     """
-    if len(hand) != 3:
-        raise ValueError(f"a show needs 3 cards in hand, not {len(hand)}")
-    return show_ids([c.id for c in hand], turnup.id, dealer=dealer, rules=rules)
+    mask = 0
+    for c in hand:
+        mask |= 1 << c.id
+    if len(hand) != 3 or mask.bit_count() != 3 or (mask >> turnup.id) & 1:
+        raise ValueError(f"a show needs 3 distinct cards in hand besides the turn-up, not {hand}")
+    return show_mask(mask, turnup.id, dealer=dealer, rules=rules)
 
 
 def play_ids(pile: Sequence[int], total: int, rules: ScoringRules) -> Breakdown:
-    """:func:`score_play` on card ids (the game's fast path)."""
+    """:func:`score_play` on card ids, given the new running total (the game's path)."""
     parts: list[tuple[str, int]] = []
+    points = 0
     if total == 15:
         parts.append((FIFTEENS, 2))
+        points = 2
     elif total == 25:
         if rules.twentyfive:
             parts.append((TWENTYFIVES, 2))
+            points = 2
     elif total == 31:
         parts.append((THIRTYONE, 2))
+        points = 2
     n = len(pile)
-    last = pile[-1]
     if n >= 2:
+        last = pile[-1]
         rank = SEQ[last]
-        m = 1
-        while m < n and SEQ[pile[-1 - m]] == rank:
-            m += 1
-        if m >= 2:
-            parts.append((PAIRS, _PAIR_POINTS[m]))
-        for length in range(n, 2, -1):
-            ranks = {SEQ[c] for c in pile[-length:]}
-            if len(ranks) == length and max(ranks) - min(ranks) == length - 1:
-                parts.append((SEQUENCES, rules.run_values[length]))
-                break
         suit = SUIT[last]
-        f = 1
-        while f < n and SUIT[pile[-1 - f]] == suit:
-            f += 1
-        if f >= 3:
-            parts.append((FLUSH, f))
-    return Breakdown(tuple(parts)) if parts else _NOTHING
+        same_rank = True
+        same_suit = True
+        pairs = 1
+        flush = 1
+        seen = 1 << rank
+        lo = hi = rank
+        run = 0
+        for i in range(2, n + 1):
+            c = pile[-i]
+            r = SEQ[c]
+            if same_rank:
+                if r == rank:
+                    pairs = i
+                else:
+                    same_rank = False
+            if same_suit:
+                if SUIT[c] == suit:
+                    flush = i
+                else:
+                    same_suit = False
+            if seen:
+                if (seen >> r) & 1:
+                    seen = 0  # a repeated rank: no longer run ends here
+                else:
+                    seen |= 1 << r
+                    lo = min(lo, r)
+                    hi = max(hi, r)
+                    if i >= 3 and hi - lo == i - 1:
+                        run = i
+            elif not (same_rank or same_suit):
+                break
+        if pairs >= 2:
+            parts.append((PAIRS, _PAIR_POINTS[pairs]))
+            points += _PAIR_POINTS[pairs]
+        if run:
+            parts.append((SEQUENCES, rules.run_values[run]))
+            points += rules.run_values[run]
+        if flush >= 3:
+            parts.append((FLUSH, flush))
+            points += flush
+    return Breakdown(tuple(parts), points) if parts else _NOTHING
 
 
 def score_play(pile: Sequence[Card], rules: ScoringRules) -> Breakdown:

@@ -1,0 +1,100 @@
+"""The ``noddy-heuristic`` bot: plays Noddy like a sensible beginner."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, final
+
+from cardcore_noddy.game import NoddyObservation, NoddyOptions, Play, ShowKnave
+from cardcore_noddy.scoring import PIP, ScoringRules, play_ids
+
+__all__ = ["NoddyHeuristic"]
+
+
+@final
+class NoddyHeuristic:
+    """A beginner's rules of thumb for Noddy.
+
+    1. Step 2: always show the knave noddy when holding it (a free point, and it comes
+       before both shows).
+    2. A card that wins the game now is played at once.
+    3. Otherwise each playable card is weighed by the points it scores now (15, 25, 31,
+       pairs, sequences, flushes) minus what the opponent can expect to score in reply:
+       every card it has not seen is a possible reply, weighted by the chance the opponent
+       holds it, and a card the opponent is known to hold (a shown knave) counts in full.
+       Near the end of the game the reply counts twice as much.
+    4. An opponent that has gone cannot reply, so only the points now count.
+    5. Ties go to the higher card: low cards are kept to squeeze in near 31 and take the
+       last-card point.
+    """
+
+    name = "noddy-heuristic"
+
+    def __init__(self, game: object = None, *, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+        self._rules: dict[NoddyOptions, ScoringRules] = {}
+
+    def _rules_for(self, options: NoddyOptions) -> ScoringRules:
+        rules = self._rules.get(options)
+        if rules is None:
+            rules = ScoringRules(
+                twentyfive=options.twentyfive,
+                run_values=ScoringRules.run_table(options.run_values),
+                ace_bonus=options.ace_bonus,
+                knave_in_count=options.knave_noddy == "in_count",
+            )
+            self._rules[options] = rules
+        return rules
+
+    def act(self, observation: NoddyObservation) -> Any:
+        """Choose one of ``observation.legal_actions``."""
+        o = observation
+        legal = o.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        for a in legal:
+            if isinstance(a, ShowKnave):
+                return a
+        rules = self._rules_for(o.options)
+        me = o.seat
+        opp = 1 - me
+        target = o.options.target
+        pile = [c.id for c in o.pile]
+        mine_mask = o.table.mask(1 + me)
+        opp_known = [c.id for c in o.table.cards(1 + opp)]
+        opp_unknown = o.table.size(1 + opp) - len(opp_known)
+        seen = mine_mask
+        for z in range(len(o.table.known)):
+            seen |= o.table.known[z]
+        unseen = [c for c in range(52) if not (seen >> c) & 1]
+        chance = opp_unknown / len(unseen) if unseen else 0.0
+        weight = 2.0 if o.scores[opp] + 4 >= target else 1.0
+        best: tuple[float, int] | None = None
+        choice: Any = legal[0]
+        for a in legal:
+            assert isinstance(a, Play)
+            c = a.card.id
+            total = o.total + PIP[c]
+            after = [*pile, c]
+            now = play_ids(after, total, rules).total
+            if o.scores[me] + now >= target:
+                return a
+            danger = 0.0
+            if not o.gone[opp]:
+                room = 31 - total
+                known = [
+                    play_ids([*after, x], total + PIP[x], rules).total
+                    for x in opp_known
+                    if PIP[x] <= room
+                ]
+                expected = chance * sum(
+                    play_ids([*after, x], total + PIP[x], rules).total
+                    for x in unseen
+                    if PIP[x] <= room
+                )
+                danger = max([expected, *known])
+            value = now - weight * danger + 0.01 * PIP[c] + 0.001 * self._rng.random()
+            if best is None or value > best[0]:
+                best = (value, c)
+                choice = a
+        return choice

@@ -1,0 +1,1028 @@
+"""Noddy rules: a 17th-century race to 31 for two players (rule ids ``ND-...``).
+
+A game is many hands. Each hand deals 3 cards each and turns one up (trumps); a turned-up
+jack scores at once (ND-4.1); the holder of the trump jack may show it for 1 (ND-4.2);
+both players score their show (ND-6.1); then they play their cards to one pile without
+the running total passing 31, scoring as they go (ND-4.4, ND-6.3). The first player to
+reach the target wins at once (ND-5.2), awards being added in the order of ND-5.3.
+
+The only decisions are ``show knave`` / ``pass`` in step 2 and which card to play. Every
+go, show and award is automatic and appears in the observation as a public event.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, final
+
+import attrs
+
+from cardcore import (
+    SPECTATOR,
+    Card,
+    CardTable,
+    IllegalActionError,
+    JsonCodec,
+    Layout,
+    Outcome,
+    TableView,
+    Visibility,
+    Zone,
+    card_ids,
+    option,
+    parse_card,
+    rng_below,
+    rng_seed,
+    sample_table,
+)
+from cardcore_noddy.scoring import (
+    JACK_OF,
+    PIP,
+    SEQ,
+    SUIT,
+    ScoringRules,
+    play_ids,
+    show_mask,
+)
+
+__all__ = [
+    "PRESETS",
+    "Cut",
+    "Deal",
+    "Event",
+    "Go",
+    "KnavePassed",
+    "KnaveShown",
+    "LastCard",
+    "Noddy",
+    "NoddyAction",
+    "NoddyObservation",
+    "NoddyOptions",
+    "NoddyState",
+    "Pass",
+    "Phase",
+    "Play",
+    "Played",
+    "ShowKnave",
+    "Shown",
+    "TurnupJack",
+    "Won",
+]
+
+MAX_TOTAL: Final = 31
+"""The running total of the play never passes 31 (ND-4.4, ND-9.2)."""
+
+
+# ---- options ---------------------------------------------------------------------------
+
+
+@final
+@attrs.frozen(kw_only=True)
+class NoddyOptions:
+    """The rule variants of Noddy (spec section 7)."""
+
+    target: int = option(31, minimum=1, doc="score that wins at once (ND-5.2)")
+    """Score that wins at once (ND-5.2)."""
+    turnup_jack: str = option(
+        "dealer1_nondealer2",
+        choices=("dealer1_nondealer2", "dealer2"),
+        doc="award for a turned-up jack (ND-4.1)",
+    )
+    """Award for a turned-up jack (ND-4.1)."""
+    knave_noddy: str = option(
+        "show_early",
+        choices=("show_early", "in_count"),
+        doc="how the trump jack in hand scores 1 (ND-4.2, ND-6.1)",
+    )
+    """How the trump jack in hand scores 1 (ND-4.2, ND-6.1)."""
+    ace_bonus: bool = option(True, doc="ace in hand 1; turned-up ace 2 to the dealer (ND-6.1)")
+    """Ace in hand 1; turned-up ace 2 to the dealer (ND-6.1)."""
+    run_values: str = option("seed", choices=("seed", "per_card"), doc="sequence values (ND-6.2)")
+    """Sequence values (ND-6.2): ``seed`` 2/4/5/6, ``per_card`` 3/4/5/6."""
+    twentyfive: bool = option(True, doc="25 scores 2 in the show and in the play")
+    """Whether 25 scores 2 in the show and in the play."""
+    last_card_at_31: bool = option(
+        False, doc="whether reaching 31 also earns the last-card point (ND-4.4)"
+    )
+    """Whether reaching 31 also earns the last-card point (ND-4.4)."""
+
+
+PRESETS: Mapping[str, NoddyOptions] = {
+    "default": NoddyOptions(),
+    "historical": NoddyOptions(
+        turnup_jack="dealer2",
+        knave_noddy="in_count",
+        ace_bonus=False,
+        run_values="per_card",
+    ),
+}
+"""The spec's presets: ``default`` (the seed) and ``historical`` (the sources)."""
+
+
+# ---- actions ---------------------------------------------------------------------------
+
+
+@final
+@attrs.frozen
+class Play:
+    """Play one card of the hand onto the pile (ND-4.4): ``play 7♥``."""
+
+    card: Card
+    """The card played."""
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@final
+@attrs.frozen
+class ShowKnave:
+    """Show the jack of trumps in step 2 and score 1 at once (ND-4.2): ``show knave``."""
+
+    def __str__(self) -> str:
+        return "show knave"
+
+
+@final
+@attrs.frozen
+class Pass:
+    """Do not claim the knave noddy in step 2 (ND-4.2): ``pass``."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+NoddyAction = Play | ShowKnave | Pass
+"""Any Noddy action."""
+
+_PLAY: Final = tuple(Play(Card.of(i)) for i in range(52))
+_SHOW_KNAVE: Final = ShowKnave()
+_PASS: Final = Pass()
+_LEGAL: dict[int, tuple[NoddyAction, ...]] = {}
+"""Legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
+
+
+# ---- public events ---------------------------------------------------------------------
+
+
+@final
+@attrs.frozen
+class Cut:
+    """The cut for the first dealer (ND-3.1): one card drawn by each seat, shown to both."""
+
+    cards: tuple[Card, Card]
+    """Seat 0's card, seat 1's card; the lower sequence rank deals, equal ranks cut again."""
+
+
+@final
+@attrs.frozen
+class Deal:
+    """A new hand is dealt and its turn-up turned (ND-3.3)."""
+
+    hand: int
+    """The hand's number, from 1."""
+    dealer: int
+    """The dealer of this hand."""
+    turnup: Card
+    """The turn-up; its suit is trumps."""
+
+
+@final
+@attrs.frozen
+class TurnupJack:
+    """A turned-up jack scores for one player (ND-4.1)."""
+
+    seat: int
+    """Who scores."""
+    points: int
+    """The award."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class KnaveShown:
+    """A player shows the jack of trumps in step 2 and scores 1 (ND-4.2)."""
+
+    seat: int
+    """Who showed it."""
+    card: Card
+    """The knave; it stays in the holder's hand, known to both, until played."""
+    points: int
+    """The award (1)."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class KnavePassed:
+    """A player passes in step 2 (ND-4.2); a forced pass looks the same (ND-8.4)."""
+
+    seat: int
+    """Who passed."""
+
+
+@final
+@attrs.frozen
+class Shown:
+    """A player's show is counted (ND-4.3): its total and breakdown, never its cards."""
+
+    seat: int
+    """Whose show."""
+    points: int
+    """The show's total."""
+    parts: tuple[tuple[str, int], ...]
+    """The points by combination type, e.g. ``(("fifteens", 4), ("flush", 3))``."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class Played:
+    """A card is played to the pile (ND-4.4) and scores at once (ND-6.3)."""
+
+    seat: int
+    """Who played it."""
+    card: Card
+    """The card."""
+    total: int
+    """The running total after it."""
+    points: int
+    """What it scored (0 if nothing)."""
+    parts: tuple[tuple[str, int], ...]
+    """The points by combination type."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class Go:
+    """A player has no playable card and passes for the rest of the hand (ND-4.4)."""
+
+    seat: int
+    """Who went."""
+    total: int
+    """The running total at that moment."""
+
+
+@final
+@attrs.frozen
+class LastCard:
+    """The player of the last card scores 1 when the play ends (ND-4.4)."""
+
+    seat: int
+    """Who scores."""
+    points: int
+    """The award (1)."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class Won:
+    """A player reached the target and won at once (ND-5.2)."""
+
+    seat: int
+    """The winner."""
+    score: int
+    """The winner's final score."""
+
+
+Event = Cut | Deal | TurnupJack | KnaveShown | KnavePassed | Shown | Played | Go | LastCard | Won
+"""Any public event."""
+
+
+# ---- state and observation -------------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    """Where the game stands."""
+
+    KNAVE = "knave"
+    """Step 2: the non-dealer, then the dealer, choose ``show knave`` or ``pass``."""
+    PLAY = "play"
+    """Step 4: the play."""
+    OVER = "over"
+    """Someone reached the target."""
+
+
+@final
+@attrs.frozen(kw_only=True)
+class NoddyState:
+    """A full state; never shown to bots. Every field but ``table`` and ``rng`` is public."""
+
+    table: CardTable
+    """Every card: stock, both hands, the turn-up, the play pile."""
+    rng: int
+    """The RNG state for the next shuffle (hidden)."""
+    dealer: int
+    """The dealer of the current hand."""
+    scores: tuple[int, ...]
+    """Both scores."""
+    phase: Phase
+    """The current step."""
+    current: int | None
+    """The seat to decide, or ``None`` when the game is over."""
+    total: int
+    """The running total of the play."""
+    gone: tuple[bool, ...]
+    """Per seat, whether it went (passed for lack of a playable card) in this hand."""
+    hand: int
+    """The current hand's number, from 1."""
+    events: tuple[Event, ...]
+    """Every public event of the game, oldest first."""
+
+
+@final
+@attrs.frozen(kw_only=True)
+class NoddyObservation:
+    """What one seat knows (ND-8): its cards, public cards, scores and public events."""
+
+    seat: int
+    """The observing seat (``-1``: an onlooker)."""
+    num_players: int
+    """Always 2."""
+    current_player: int | None
+    """Whose decision it is, or ``None`` when the game is over."""
+    table: TableView
+    """The cards as this seat knows them: own hand, turn-up, pile, hand sizes."""
+    legal_actions: tuple[NoddyAction, ...]
+    """This seat's legal actions when it is to move, else ``()``."""
+    options: NoddyOptions
+    """The rules in force (public, ND-8.1)."""
+    dealer: int
+    """The dealer of the current hand."""
+    scores: tuple[int, ...]
+    """Both scores."""
+    phase: Phase
+    """The current step."""
+    total: int
+    """The running total of the play."""
+    gone: tuple[bool, ...]
+    """Per seat, whether it went in this hand."""
+    hand: int
+    """The current hand's number, from 1."""
+    events: tuple[Event, ...]
+    """Every public event of the game, oldest first."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return _CODEC.encode(self)  # type: ignore[no-any-return]
+
+    @property
+    def turnup(self) -> Card | None:
+        """The turn-up of the current hand (trumps), once turned."""
+        cards = self.table.cards(TURNUP)
+        return cards[0] if cards else None
+
+    @property
+    def my_hand(self) -> tuple[Card, ...]:
+        """The observing seat's own cards (empty for an onlooker)."""
+        if not 0 <= self.seat < self.num_players:
+            return ()
+        return self.table.cards(HANDS[self.seat])
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        """The play pile of the current hand, oldest card first."""
+        return self.table.cards(PILE)
+
+
+_KNAVE: Final = Phase.KNAVE
+_PLAYING: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+
+# ---- layout ----------------------------------------------------------------------------
+
+STOCK: Final = 0
+HANDS: Final = (1, 2)
+TURNUP: Final = 3
+PILE: Final = 4
+
+
+def _layout() -> Layout:
+    return Layout(
+        (
+            Zone("stock", Visibility.HIDDEN),
+            Zone("hand0", Visibility.OWNER, owner=0),
+            Zone("hand1", Visibility.OWNER, owner=1),
+            Zone("turnup", Visibility.PUBLIC),
+            Zone("pile", Visibility.PUBLIC, ordered=True),
+        ),
+        2,
+        (1 << 52) - 1,
+    )
+
+
+LAYOUT: Final = _layout()
+"""The zones of a Noddy table (2 seats, 52 cards)."""
+_ALL: Final = LAYOUT.all_seats
+_DECK: Final = LAYOUT.deck
+_STOCK_ONLY: Final = LAYOUT.new_table(tuple(range(52)), STOCK)
+_NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
+
+
+def _draw7(rng: int) -> tuple[list[int], int]:
+    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates)."""
+    pool = list(range(52))
+    for i in range(7):
+        j, rng = rng_below(rng, 52 - i)
+        j += i
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:7], rng
+
+
+def _fresh_deal(top: Sequence[int], nd: int, dealer: int) -> CardTable:
+    """The table after a deal (ND-3.3): 7 cards from the top of ``top``.
+
+    One card at a time, non-dealer first, then the turn-up; the other 45 cards are the
+    stock. Equal to gathering every card into the stock, shuffling, and drawing the 7 cards
+    with :meth:`CardTable.move`: each seat knows its own hand and the turn-up, and
+    nobody knows anything else (previous hands are forgotten).
+    """
+    nd_mask = (1 << top[0]) | (1 << top[2]) | (1 << top[4])
+    d_mask = (1 << top[1]) | (1 << top[3]) | (1 << top[5])
+    up = 1 << top[6]
+    stock = _DECK ^ nd_mask ^ d_mask ^ up
+    if nd == 0:
+        masks = (stock, nd_mask, d_mask, up, 0)
+        known = (nd_mask | up, d_mask | up)
+    else:
+        masks = (stock, d_mask, nd_mask, up, 0)
+        known = (d_mask | up, nd_mask | up)
+    return CardTable(LAYOUT, masks, _NO_ORDERS, known)
+
+
+def _to_pile(table: CardTable, card: int, hand: int) -> CardTable:
+    """``table.move(card, hand, PILE)`` without the generality: the pile is public."""
+    bit = 1 << card
+    m = table.masks
+    if hand == 1:
+        masks = (m[0], m[1] ^ bit, m[2], m[3], m[4] | bit)
+    else:
+        masks = (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
+    o = table.orders
+    k = table.known
+    return CardTable(
+        LAYOUT, masks, (o[0], o[1], o[2], o[3], (*o[4], card)), (k[0] | bit, k[1] | bit)
+    )
+
+
+_PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for room in range(32))
+"""Per room left below 31 (0..31), the mask of cards whose pip value fits (ND-4.4)."""
+
+
+def _layout_for(n: int) -> Layout:
+    if n != 2:
+        raise ValueError(f"noddy is for 2 players, not {n}")
+    return LAYOUT
+
+
+class _Draft:
+    """A state under construction inside one ``apply`` (never escapes it)."""
+
+    __slots__ = (
+        "current",
+        "dealer",
+        "events",
+        "gone",
+        "hand",
+        "phase",
+        "rng",
+        "scores",
+        "table",
+        "total",
+    )
+
+    def __init__(self, s: NoddyState) -> None:
+        self.table = s.table
+        self.rng = s.rng
+        self.dealer = s.dealer
+        self.scores = s.scores
+        self.phase = s.phase
+        self.current = s.current
+        self.gone = s.gone
+        self.hand = s.hand
+        self.events = s.events
+        self.total = s.total
+
+    def freeze(self) -> NoddyState:
+        return NoddyState(
+            table=self.table,
+            rng=self.rng,
+            dealer=self.dealer,
+            scores=self.scores,
+            phase=self.phase,
+            current=self.current,
+            total=self.total,
+            gone=self.gone,
+            hand=self.hand,
+            events=self.events,
+        )
+
+
+@final
+class Noddy:
+    """The rules object; build it with ``cardcore.load_game("noddy", ...)``."""
+
+    name = "noddy"
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, options: NoddyOptions | None = None) -> None:
+        self.options = options or NoddyOptions()
+        o = self.options
+        self.rules = ScoringRules(
+            twentyfive=o.twentyfive,
+            run_values=ScoringRules.run_table(o.run_values),
+            ace_bonus=o.ace_bonus,
+            knave_in_count=o.knave_noddy == "in_count",
+        )
+        """The scoring options, for the show counter and the play scorer."""
+        self._target = o.target
+        self._show_early = o.knave_noddy == "show_early"
+        self._jack_split = o.turnup_jack == "dealer1_nondealer2"
+        self._last_at_31 = o.last_card_at_31
+
+    # ---- metadata ----------------------------------------------------------------------
+
+    def teams(self, num_players: int) -> None:
+        """No partnerships (ND-1.4)."""
+        return
+
+    def max_decisions(self, num_players: int) -> int:
+        """At most 8 decisions a hand (2 in step 2, 6 cards) and ``2 * target - 1`` hands.
+
+        Every finished hand awards at least 1 point (the last card, or 2 for 31), and
+        the game ends before the two scores together reach ``2 * target - 1``.
+        """
+        return 8 * (2 * self._target - 1)
+
+    # ---- setup -------------------------------------------------------------------------
+
+    def initial_state(
+        self,
+        num_players: int,
+        seed: int,
+        *,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> NoddyState:
+        """Cut for the dealer if none is given (ND-3.1), shuffle or stack, and deal (ND-3.3).
+
+        Args:
+            num_players: must be 2.
+            seed: seeds the state's RNG (the cut and every shuffle).
+            dealer: the first dealer (0 or 1), or ``None`` to cut.
+            deck: a stacked deck for the first hand, top card first (all 52 cards).
+
+        Raises:
+            ValueError: a wrong player count, dealer seat or deck.
+        """
+        if num_players != 2:
+            raise ValueError(f"noddy is for 2 players, not {num_players}")
+        rng = rng_seed(seed)
+        events: list[Event] = []
+        if dealer is None:
+            while True:
+                a, rng = rng_below(rng, 52)
+                b, rng = rng_below(rng, 51)
+                if b >= a:
+                    b += 1
+                events.append(Cut((Card.of(a), Card.of(b))))
+                if SEQ[a] != SEQ[b]:
+                    dealer = 0 if SEQ[a] < SEQ[b] else 1
+                    break
+        elif dealer not in (0, 1):
+            raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        top: list[int] | None = None
+        if deck is not None:
+            ids = [c.id for c in deck]
+            if len(ids) != 52 or len(set(ids)) != 52:
+                dups = sorted({str(c) for c in deck if ids.count(c.id) > 1})
+                raise ValueError(
+                    "a stacked deck must hold each of the 52 cards exactly once; got "
+                    f"{len(ids)} cards" + (f", repeated: {' '.join(dups)}" if dups else "")
+                )
+            top = ids[:7]
+        start = NoddyState(
+            table=_STOCK_ONLY,
+            rng=rng,
+            dealer=dealer,
+            scores=(0, 0),
+            phase=Phase.PLAY,
+            current=None,
+            total=0,
+            gone=(False, False),
+            hand=0,
+            events=tuple(events),
+        )
+        d = _Draft(start)
+        self._deal(d, dealer, top)
+        return d.freeze()
+
+    def start_hand(
+        self,
+        *,
+        scores: tuple[int, int],
+        dealer: int,
+        deck: Sequence[Card] | None = None,
+        hand: int = 1,
+        seed: int = 0,
+    ) -> NoddyState:
+        """A state at the start of a hand with the given scores, for tests and analysis.
+
+        The hand is dealt (stacked or shuffled) and steps 1-3 run as in play, so awards
+        are checked against the target in the order of ND-5.3.
+
+        Args:
+            scores: both players' scores before the hand (each below the target).
+            dealer: the dealer of the hand (0 or 1).
+            deck: a stacked deck, top card first, or ``None`` to shuffle with ``seed``.
+            hand: the hand's number.
+            seed: seeds the state's RNG.
+
+        Raises:
+            ValueError: scores already at the target, a wrong dealer or deck.
+        """
+        if len(scores) != 2 or min(scores) < 0 or max(scores) >= self._target:
+            raise ValueError(f"scores must be two numbers from 0 to {self._target - 1}: {scores}")
+        start = self.initial_state(2, seed, dealer=dealer, deck=deck)
+        d = _Draft(start)
+        d.scores = (int(scores[0]), int(scores[1]))
+        d.hand = hand - 1
+        d.events = ()
+        top = [c.id for c in deck[:7]] if deck is not None else None
+        d.rng = rng_seed(seed)
+        self._deal(d, dealer, top)
+        return d.freeze()
+
+    # ---- queries -----------------------------------------------------------------------
+
+    def current_player(self, state: NoddyState) -> int | None:
+        """The seat to decide, or ``None`` when the game is over."""
+        return state.current
+
+    def legal_actions(self, state: NoddyState) -> tuple[NoddyAction, ...]:
+        """The mover's choices, in a fixed order.
+
+        Step 2: ``show knave`` (for the holder of the trump jack only), then ``pass``.
+        The play: every card of the hand that keeps the total at 31 or less, in card order.
+        """
+        seat = state.current
+        if seat is None:
+            return ()
+        table = state.table
+        if state.phase is _PLAYING:
+            playable = table.masks[HANDS[seat]] & _PLAYABLE[MAX_TOTAL - state.total]
+            hit = _LEGAL.get(playable)
+            if hit is None:
+                hit = _LEGAL[playable] = tuple(_PLAY[c] for c in card_ids(playable))
+            return hit
+        turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
+        if (table.masks[HANDS[seat]] >> JACK_OF[SUIT[turnup]]) & 1:
+            return (_SHOW_KNAVE, _PASS)
+        return (_PASS,)
+
+    def outcome(self, state: NoddyState) -> Outcome | None:
+        """The first to reach the target wins (ND-6.4); there are no ties."""
+        if state.phase is not _OVER:
+            return None
+        return Outcome.from_scores(state.scores, reason=f"reached {self._target}")
+
+    # ---- moves -------------------------------------------------------------------------
+
+    def apply(self, state: NoddyState, action: NoddyAction) -> NoddyState:
+        """Carry out a decision, then everything automatic up to the next decision.
+
+        Raises:
+            IllegalActionError: the action is not legal here; ``state`` is untouched.
+        """
+        seat = state.current
+        if seat is None:
+            raise IllegalActionError(action, "the game is over")
+        kind = type(action)
+        table = state.table
+        if state.phase is _PLAYING:
+            if kind is not Play:
+                raise IllegalActionError(
+                    action, self._why_not_in_play(state, action), self.legal_actions(state)
+                )
+            assert isinstance(action, Play)
+            card = action.card.id
+            hand = HANDS[seat]
+            if not (table.masks[hand] >> card) & 1:
+                raise IllegalActionError(
+                    action, f"{action.card} is not in your hand", self.legal_actions(state)
+                )
+            total = state.total + PIP[card]
+            if total > MAX_TOTAL:
+                raise IllegalActionError(
+                    action,
+                    f"{action.card} would take the count past 31 ({state.total} + {PIP[card]} "
+                    f"= {total})",
+                    self.legal_actions(state),
+                )
+            return self._play(state, seat, card, hand, total)
+        # Step 2, the knave noddy (ND-4.2).
+        if kind is Pass and seat != state.dealer:
+            return NoddyState(
+                table=table,
+                rng=state.rng,
+                dealer=state.dealer,
+                scores=state.scores,
+                phase=_KNAVE,
+                current=state.dealer,
+                total=0,
+                gone=state.gone,
+                hand=state.hand,
+                events=(*state.events, KnavePassed(seat)),
+            )
+        turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
+        knave = JACK_OF[SUIT[turnup]]
+        d = _Draft(state)
+        if kind is ShowKnave:
+            if not (table.masks[HANDS[seat]] >> knave) & 1:
+                raise IllegalActionError(
+                    action,
+                    f"you do not hold the knave noddy ({Card.of(knave)}, the jack of trumps)",
+                    self.legal_actions(state),
+                )
+            d.table = table.reveal(1 << knave, _ALL)
+            score = d.scores[seat] + 1
+            d.scores = _bump(d.scores, seat, score)
+            d.events = (*d.events, KnaveShown(seat, Card.of(knave), 1, score))
+            if score >= self._target:
+                self._won(d, seat)
+                return d.freeze()
+        elif kind is Pass:
+            d.events = (*d.events, KnavePassed(seat))
+        else:
+            raise IllegalActionError(
+                action,
+                "step 2 (the knave noddy) comes first: choose 'show knave' or 'pass'"
+                if kind is Play
+                else "not a Noddy action",
+                self.legal_actions(state),
+            )
+        if seat != d.dealer:
+            d.current = d.dealer
+        else:
+            self._shows(d)
+        return d.freeze()
+
+    def _why_not_in_play(self, state: NoddyState, action: object) -> str:
+        if isinstance(action, ShowKnave):
+            return "the knave noddy can be shown only in step 2, before the shows"
+        if isinstance(action, Pass):
+            return (
+                "you hold a card that keeps the count at 31 or less, so you must play "
+                "(a go is only for a player who cannot play)"
+            )
+        return "not a Noddy action"
+
+    def _play(self, state: NoddyState, seat: int, card: int, hand: int, total: int) -> NoddyState:
+        """A card is played (ND-4.4): score it (ND-6.3), then find who acts next."""
+        table = _to_pile(state.table, card, hand)
+        award = play_ids(table.orders[PILE], total, self.rules)
+        points = award.total
+        scores = state.scores
+        score = scores[seat] + points
+        if points:
+            scores = _bump(scores, seat, score)
+        events = (*state.events, Played(seat, Card.of(card), total, points, award.parts, score))
+        gone = state.gone
+        if score >= self._target:
+            nxt: int | None = None
+        else:
+            room = _PLAYABLE[MAX_TOTAL - total]
+            opp = 1 - seat
+            opp_hand = table.masks[HANDS[opp]]
+            if opp_hand & room:
+                nxt = opp
+            else:
+                if opp_hand and not gone[opp]:
+                    gone = _flag(gone, opp)
+                    events = (*events, Go(opp, total))
+                nxt = seat if table.masks[hand] & room else None
+        if nxt is not None:
+            return NoddyState(
+                table=table,
+                rng=state.rng,
+                dealer=state.dealer,
+                scores=scores,
+                phase=Phase.PLAY,
+                current=nxt,
+                total=total,
+                gone=gone,
+                hand=state.hand,
+                events=events,
+            )
+        d = _Draft(state)
+        d.table, d.scores, d.events, d.gone, d.total = table, scores, events, gone, total
+        if score >= self._target:
+            self._won(d, seat)
+        elif total < MAX_TOTAL or self._last_at_31:
+            # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
+            score += 1
+            d.scores = _bump(scores, seat, score)
+            d.events = (*events, LastCard(seat, 1, score))
+            if score >= self._target:
+                self._won(d, seat)
+            else:
+                self._deal(d, 1 - d.dealer)
+        else:
+            self._deal(d, 1 - d.dealer)
+        return d.freeze()
+
+    # ---- automatic steps ---------------------------------------------------------------
+
+    def _deal(self, d: _Draft, dealer: int, top: Sequence[int] | None = None) -> None:
+        """Deal a hand (ND-3.3), carry out step 1 (ND-4.1), and set up step 2 or step 3.
+
+        All cards are gathered and shuffled with the state's RNG (ND-4.5); ``top`` is the
+        top of a stacked deck instead. Only the 7 cards dealt are drawn from the RNG: the
+        stock is never used in the hand, so it is an unordered face-down heap.
+        """
+        if top is None:
+            top, d.rng = _draw7(d.rng)
+        nd = 1 - dealer
+        d.table = _fresh_deal(top, nd, dealer)
+        turnup = top[6]
+        d.dealer = dealer
+        d.hand += 1
+        d.gone = (False, False)
+        d.total = 0
+        d.events = (*d.events, Deal(d.hand, dealer, Card.of(turnup)))
+        if SEQ[turnup] == 11:
+            # Step 1 (ND-4.1): the turned-up jack, the dealer's award first (ND-5.3).
+            awards = ((dealer, 1), (nd, 2)) if self._jack_split else ((dealer, 2),)
+            for seat, points in awards:
+                score = d.scores[seat] + points
+                d.scores = _bump(d.scores, seat, score)
+                d.events = (*d.events, TurnupJack(seat, points, score))
+                if score >= self._target:
+                    self._won(d, seat)
+                    return
+        elif self._show_early:
+            # Step 2 (ND-4.2): the non-dealer decides first.
+            d.phase = Phase.KNAVE
+            d.current = nd
+            return
+        self._shows(d)
+
+    def _shows(self, d: _Draft) -> None:
+        """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play."""
+        table = d.table
+        turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
+        nd = 1 - d.dealer
+        for seat in (nd, d.dealer):
+            show = show_mask(
+                table.masks[HANDS[seat]], turnup, dealer=seat == d.dealer, rules=self.rules
+            )
+            points = show.total
+            score = d.scores[seat] + points
+            if points:
+                d.scores = _bump(d.scores, seat, score)
+            d.events = (*d.events, Shown(seat, points, show.parts, score))
+            if score >= self._target:
+                self._won(d, seat)
+                return
+        # Step 4 (ND-4.4): the non-dealer plays first.
+        d.phase = Phase.PLAY
+        d.current = nd
+
+    def _won(self, d: _Draft, seat: int) -> None:
+        """The game stops at once (ND-5.2)."""
+        d.phase = Phase.OVER
+        d.current = None
+        d.events = (*d.events, Won(seat, d.scores[seat]))
+
+    # ---- information -------------------------------------------------------------------
+
+    def observe(self, state: NoddyState, seat: int) -> NoddyObservation:
+        """What ``seat`` may know (ND-8); ``-1`` is an onlooker."""
+        if seat not in (0, 1, SPECTATOR):
+            raise ValueError(f"seat must be 0, 1 or -1 (onlooker), not {seat!r}")
+        legal = self.legal_actions(state) if seat == state.current else ()
+        return NoddyObservation(
+            seat=seat,
+            num_players=2,
+            current_player=state.current,
+            table=state.table.view(seat),
+            legal_actions=legal,
+            options=self.options,
+            dealer=state.dealer,
+            scores=state.scores,
+            phase=state.phase,
+            total=state.total,
+            gone=state.gone,
+            hand=state.hand,
+            events=state.events,
+        )
+
+    def sample_state(self, observation: NoddyObservation, rng: random.Random) -> NoddyState:
+        """Deal the cards the seat cannot see at random, keeping what it knows.
+
+        A seat that went at total T holds no card of pip value 31 - T or less (ND-4.4),
+        so such cards are kept out of its hand.
+        """
+        o = observation
+        exclude: dict[int, int] = {}
+        if o.phase is not Phase.OVER:
+            for seat in (0, 1):
+                if seat != o.seat and o.gone[seat]:
+                    at = _go_total(o.events, seat)
+                    exclude[HANDS[seat]] = _PLAYABLE[MAX_TOTAL - at]
+        table = sample_table(o.table, rng, exclude=exclude)
+        # Whatever the seat knows outside its own hand (turn-up, pile, a shown knave) is
+        # known to both seats; the sampler only gives the other seats their own zones.
+        public = 0
+        for z, known in enumerate(o.table.known):
+            if z != HANDS[o.seat] or o.seat == SPECTATOR:
+                public |= known
+        table = table.reveal(public, _ALL)
+        return NoddyState(
+            table=table,
+            rng=rng.getrandbits(64),
+            dealer=o.dealer,
+            scores=o.scores,
+            phase=o.phase,
+            current=o.current_player,
+            total=o.total,
+            gone=o.gone,
+            hand=o.hand,
+            events=o.events,
+        )
+
+    # ---- text --------------------------------------------------------------------------
+
+    @staticmethod
+    def parse(text: str) -> NoddyAction:
+        """Parse ``play 7♥`` (or just ``7h``), ``show knave`` or ``pass``.
+
+        Raises:
+            ValueError: naming the input when it is not a Noddy action.
+        """
+        words = text.replace("_", " ").replace("-", " ").lower().split()
+        if words == ["pass"]:
+            return _PASS
+        if words in (["show", "knave"], ["knave"], ["show"]):
+            return _SHOW_KNAVE
+        if words and words[0] == "play":
+            words = words[1:]
+        if len(words) == 1:
+            try:
+                return _PLAY[parse_card(words[0]).id]
+            except ValueError:
+                pass
+        raise ValueError(
+            f"not a Noddy action: {text!r} (try 'play 7♥', 'play 10h', 'show knave' or 'pass')"
+        )
+
+    def parse_action(self, text: str) -> NoddyAction:
+        """Parse an action's text form (the inverse of ``str(action)``)."""
+        return self.parse(text)
+
+    def observation_from_json(self, data: Mapping[str, Any]) -> NoddyObservation:
+        """Rebuild an observation from :meth:`NoddyObservation.to_json` data."""
+        n = data.get("num_players")
+        if n != 2:
+            raise ValueError("observation: 'num_players' must be 2")
+        obs = _CODEC.decode(data, NoddyObservation, num_players=2)
+        assert isinstance(obs, NoddyObservation)
+        return obs
+
+    def render(self, observation: NoddyObservation) -> str:
+        """The table as text for the observing seat."""
+        from cardcore_noddy.render import render
+
+        return render(observation)
+
+
+def _bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
+    return (score, scores[1]) if seat == 0 else (scores[0], score)
+
+
+def _flag(gone: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
+    return (True, gone[1]) if seat == 0 else (gone[0], True)
+
+
+def _go_total(events: Sequence[Event], seat: int) -> int:
+    """The total at which ``seat`` went in the current hand."""
+    for e in reversed(events):
+        if isinstance(e, Go) and e.seat == seat:
+            return e.total
+        if isinstance(e, Deal):
+            break
+    raise ValueError(f"seat {seat} is marked gone but no go event is in this hand")
+
+
+_CODEC: Final = JsonCodec((Play, ShowKnave, Pass), Noddy.parse, _layout_for)

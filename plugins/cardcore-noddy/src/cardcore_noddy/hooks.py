@@ -1,0 +1,44 @@
+"""Plugin hooks: register Noddy and its heuristic bot with cardcore."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore_noddy.bots import NoddyHeuristic
+from cardcore_noddy.game import PRESETS, Noddy, NoddyOptions
+
+
+@hookimpl
+def cardcore_register_games() -> Iterator[GameSpec]:
+    """Register ``noddy``.
+
+    Returns:
+        The Noddy game spec.
+    """
+    yield GameSpec(
+        name="noddy",
+        title="Noddy",
+        factory=Noddy,
+        options_type=NoddyOptions,
+        presets=PRESETS,
+        min_players=2,
+        max_players=2,
+        description="a 17th-century race to 31 for two: shows, fifteens and the knave noddy",
+        rules_version="1",
+    )
+
+
+@hookimpl
+def cardcore_register_bots() -> Iterator[BotSpec]:
+    """Register ``noddy-heuristic``.
+
+    Returns:
+        The heuristic bot's spec.
+    """
+    yield BotSpec(
+        name="noddy-heuristic",
+        factory=NoddyHeuristic,
+        games=("noddy",),
+        description="a sensible beginner: shows the knave, takes points, avoids giving 15 or 31",
+    )
