@@ -32,7 +32,7 @@ pytest: $(STAMP)
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -p no:cacheprovider
 
 docs: $(STAMP)
-	$(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 
 test: lint typecheck pytest docs
 

@@ -40,7 +40,7 @@ def installed(name: str) -> Any:
     try:
         return load_game(name)
     except LookupError:
-        pytest.skip(f"the {name} plugin is not installed")
+        pytest.fail(f"the {name} plugin is not installed: run make test, which installs every plugin")
 
 
 def run(
@@ -556,7 +556,7 @@ def test_a_failing_bot_forfeits_as_in_bot_matches(
     argv = ["play", "highcard", "--human", "0", "--bots", "crasher", "--dealer", "1"]
     code, out, _ = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1"])
     assert code == 0
-    assert "Game over after 1 decisions (seat 1 raised RuntimeError: out of ideas)." in out
+    assert "Game over after 1 decision (seat 1 raised RuntimeError: out of ideas)." in out
     outcome = MatchRecord.load(record).outcome
     assert outcome is not None
     assert outcome.forfeit == 1

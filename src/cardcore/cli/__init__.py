@@ -167,6 +167,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play a match between bots (and humans) and show it."""
     if args.resume:
         return _play_resume(args)
+    if args.game is None:
+        raise CliError("give a GAME to play, or --resume FILE")
     game = _build_game(args)
     humans = sorted(set(args.human or []))
     nbots = len(parse_bot_list(args.bots)) if args.bots else 0
@@ -232,7 +234,7 @@ def _indent(text: str) -> str:
 
 def _describe_outcome(outcome: Any, names: Sequence[str], decisions: int) -> str:
     lines = [
-        f"Game over after {decisions} decisions"
+        f"Game over after {decisions} decision{'s' if decisions != 1 else ''}"
         + (f" ({outcome.reason})" if outcome.reason else "")
         + "."
     ]

@@ -98,7 +98,7 @@ class HighcardObservation:
 def _layout(n: int) -> Layout:
     zones = [Zone("stock", Visibility.HIDDEN, ordered=True)]
     zones += [Zone(f"hand{i}", Visibility.OWNER, owner=i) for i in range(n)]
-    zones += [Zone("trick", Visibility.PUBLIC, ordered=True), Zone("done", Visibility.PUBLIC)]
+    zones += [Zone("trick", Visibility.PUBLIC, ordered=True), Zone("done", Visibility.PUBLIC, ordered=True)]
     return Layout(tuple(zones), n, (1 << 52) - 1)
 
 
@@ -270,6 +270,10 @@ class Highcard:
             mark = " (you)" if i == o.seat else ""
             lines.append(f"  seat {i}{mark}: hand {o.table.describe(1 + i)}")
         lines.append(f"  trick: {o.table.describe(1 + o.num_players)}")
+        done = o.table.cards(2 + o.num_players)
+        if done:
+            last = " ".join(str(c) for c in done[-o.num_players :])
+            lines.append(f"  last round: [{last}]; rounds played: {len(done) // o.num_players}")
         if o.current_player is None:
             lines.append("  game over")
         else:
