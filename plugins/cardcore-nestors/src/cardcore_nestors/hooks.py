@@ -1,0 +1,36 @@
+"""Plugin hooks: register Nestors and its heuristic bot with cardcore."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore_nestors.bots import NestorsHeuristic
+from cardcore_nestors.game import PRESETS, Nestors, NestorsOptions
+
+
+@hookimpl
+def cardcore_register_games() -> Iterator[GameSpec]:
+    """Register ``nestors``."""
+    yield GameSpec(
+        name="nestors",
+        title="Nestors",
+        factory=Nestors,
+        options_type=NestorsOptions,
+        presets=PRESETS,
+        min_players=4,
+        max_players=4,
+        description="4 players in partnerships bid for a trump rank and play 3-card tricks",
+        rules_version="1",
+    )
+
+
+@hookimpl
+def cardcore_register_bots() -> Iterator[BotSpec]:
+    """Register ``nestors-heuristic``."""
+    yield BotSpec(
+        name="nestors-heuristic",
+        factory=NestorsHeuristic,
+        games=("nestors",),
+        description="a sensible beginner: bids on trump-rank cards, wins tricks cheaply",
+    )
