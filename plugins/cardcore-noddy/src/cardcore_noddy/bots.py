@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any, final
 
-from cardcore_noddy.game import NoddyObservation, NoddyOptions, Play, ShowKnave
+from cardcore_noddy.game import HANDS, NoddyObservation, NoddyOptions, Play, ShowKnave
 from cardcore_noddy.scoring import PIP, ScoringRules, play_ids
 
 __all__ = ["NoddyHeuristic"]
+
+PIP_BONUS = 0.2
+"""Points a pip of the card played is worth to the bot (high cards first)."""
 
 
 @final
@@ -23,9 +26,10 @@ class NoddyHeuristic:
        every card it has not seen is a possible reply, weighted by the chance the opponent
        holds it, and a card the opponent is known to hold (a shown knave) counts in full.
        Near the end of the game the reply counts twice as much.
-    4. An opponent that has gone cannot reply, so only the points now count.
-    5. Ties go to the higher card: low cards are kept to squeeze in near 31 and take the
-       last-card point.
+    4. An opponent that has gone (or has no cards left) cannot reply: then the bot plays
+       out its own cards in the order that scores most, the last-card point included.
+    5. High cards go first (a small bonus per pip): low cards are kept to squeeze in near
+       31 and take the last-card point.
     """
 
     name = "noddy-heuristic"
@@ -60,16 +64,28 @@ class NoddyHeuristic:
         opp = 1 - me
         target = o.options.target
         pile = [c.id for c in o.pile]
-        mine_mask = o.table.mask(1 + me)
-        opp_known = [c.id for c in o.table.cards(1 + opp)]
-        opp_unknown = o.table.size(1 + opp) - len(opp_known)
+        mine_mask = o.table.mask(HANDS[me])
+        opp_known = [c.id for c in o.table.cards(HANDS[opp])]
+        opp_unknown = o.table.size(HANDS[opp]) - len(opp_known)
         seen = mine_mask
         for z in range(len(o.table.known)):
             seen |= o.table.known[z]
         unseen = [c for c in range(52) if not (seen >> c) & 1]
         chance = opp_unknown / len(unseen) if unseen else 0.0
         weight = 2.0 if o.scores[opp] + 4 >= target else 1.0
-        best: tuple[float, int] | None = None
+        if o.gone[opp] or o.table.size(HANDS[opp]) == 0:
+            # Nobody can reply: play the cards out in the order that scores most.
+            mine = [c.id for c in o.my_hand]
+            last_at_31 = o.options.last_card_at_31
+            most = -1
+            pick: Any = legal[0]
+            for a in legal:
+                assert isinstance(a, Play)
+                got = _solo(pile, o.total, a.card.id, mine, rules, last_at_31)
+                if got > most:
+                    most, pick = got, a
+            return pick
+        best: float | None = None
         choice: Any = legal[0]
         for a in legal:
             assert isinstance(a, Play)
@@ -79,22 +95,31 @@ class NoddyHeuristic:
             now = play_ids(after, total, rules).total
             if o.scores[me] + now >= target:
                 return a
-            danger = 0.0
-            if not o.gone[opp]:
-                room = 31 - total
-                known = [
-                    play_ids([*after, x], total + PIP[x], rules).total
-                    for x in opp_known
-                    if PIP[x] <= room
-                ]
-                expected = chance * sum(
-                    play_ids([*after, x], total + PIP[x], rules).total
-                    for x in unseen
-                    if PIP[x] <= room
-                )
-                danger = max([expected, *known])
-            value = now - weight * danger + 0.01 * PIP[c] + 0.001 * self._rng.random()
-            if best is None or value > best[0]:
-                best = (value, c)
+            room = 31 - total
+            known = [
+                play_ids([*after, x], total + PIP[x], rules).total
+                for x in opp_known
+                if PIP[x] <= room
+            ]
+            expected = chance * sum(
+                play_ids([*after, x], total + PIP[x], rules).total for x in unseen if PIP[x] <= room
+            )
+            danger = max([expected, *known])
+            value = now - weight * danger + PIP_BONUS * PIP[c] + 0.001 * self._rng.random()
+            if best is None or value > best:
+                best = value
                 choice = a
         return choice
+
+
+def _solo(
+    pile: list[int], total: int, card: int, hand: list[int], rules: ScoringRules, last_at_31: bool
+) -> int:
+    """The most a player can score playing ``card`` and then its other cards alone."""
+    total += PIP[card]
+    pile = [*pile, card]
+    points = play_ids(pile, total, rules).total
+    rest = [c for c in hand if c != card and total + PIP[c] <= 31]
+    if not rest:
+        return points + (1 if total < 31 or last_at_31 else 0)
+    return points + max(_solo(pile, total, c, rest, rules, last_at_31) for c in rest)

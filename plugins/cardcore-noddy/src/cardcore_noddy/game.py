@@ -553,9 +553,9 @@ class Noddy:
 
     # ---- metadata ----------------------------------------------------------------------
 
-    def teams(self, num_players: int) -> None:
+    def teams(self, num_players: int) -> tuple[tuple[int, ...], ...] | None:
         """No partnerships (ND-1.4)."""
-        return
+        return None
 
     def max_decisions(self, num_players: int) -> int:
         """At most 8 decisions a hand (2 in step 2, 6 cards) and ``2 * target - 1`` hands.
