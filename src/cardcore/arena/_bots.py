@@ -95,7 +95,7 @@ def parse_bots(text: str) -> tuple[BotEntry, ...]:
     Raises:
         ValueError: an empty list or a malformed entry.
     """
-    items = [t for t in text.split(",")]
+    items = text.split(",")
     if not text.strip() or any(not t.strip() for t in items):
         raise ValueError(f"--bots {text!r} has an empty bot name")
     return resolve_bots(items)
@@ -126,7 +126,10 @@ def _import_factory(path: str) -> Callable[..., Any]:
     try:
         obj: Any = importlib.import_module(module_name)
     except ImportError as e:
-        raise ValueError(f"bot {path!r}: cannot import {module_name!r}: {e}") from None
+        raise ValueError(
+            f"bot {path!r}: cannot import {module_name!r} ({e}); is its directory on "
+            "PYTHONPATH (the command line also looks in the current directory)?"
+        ) from None
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)

@@ -13,6 +13,8 @@ worker was playing; that executor can do neither without breaking the whole pool
 from __future__ import annotations
 
 import collections
+import contextlib
+import importlib
 import multiprocessing
 import os
 import time
@@ -20,6 +22,7 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import wait
 from typing import Any, Final, Protocol, final
 
+from cardcore.arena._store import ArenaError
 from cardcore.arena._worker import (
     Job,
     Result,
@@ -63,9 +66,13 @@ class InlineExecutor:
             done(job, play_job_watched(job) if job["time_limit"] is not None else play_job(job))
 
 
+PREFETCH: Final = 2
+"""Jobs sent ahead to each worker, so that it never waits for the arena between games."""
+
+
 @final
 class _Slot:
-    """One worker process and the job it is playing."""
+    """One worker process and the jobs sent to it, the one it is playing first."""
 
     def __init__(self, ctx: Any) -> None:
         self.cells = ctx.RawArray("d", 2)
@@ -76,43 +83,52 @@ class _Slot:
         )
         self.proc.start()
         child.close()
-        self.job: Job | None = None
-        self.started = 0.0
+        self.jobs: collections.deque[Job] = collections.deque()
+        self.since = 0.0
+        """When the job at the head (the one being played) started, at the latest."""
 
     @property
     def watch(self) -> SharedWatch:
         return SharedWatch(self.cells)
 
-    def assign(self, job: Job) -> None:
-        self.cells[0] = -1.0
-        self.job = job
-        self.started = time.monotonic()
+    def send(self, job: Job) -> None:
+        if not self.jobs:
+            self.since = time.monotonic()
+        self.jobs.append(job)
         self.conn.send(job)
+
+    def finished(self) -> Job:
+        job = self.jobs.popleft()
+        self.since = time.monotonic()
+        return job
 
     def stop(self, *, kill: bool) -> int | None:
         if kill:
             self.proc.kill()
         else:
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 self.conn.send(None)
-            except (OSError, ValueError):
-                pass
         self.proc.join(timeout=None if kill else 2.0)
         if self.proc.is_alive():
             self.proc.kill()
             self.proc.join()
         self.conn.close()
-        return self.proc.exitcode
+        code: int | None = self.proc.exitcode
+        return code
 
 
 @final
 class ProcessExecutor:
     """Plays games in ``workers`` local ``spawn`` processes, one game each at a time.
 
+    Each worker is sent the next game before it finishes the current one, and plays
+    them in order, so the game a worker is playing is always the oldest one sent.
+
     Faults: a worker whose bot decides for longer than :func:`kill_after` (with a time
     limit) is killed and replaced, and the deciding seat forfeits; a worker that dies
     is replaced and its game played again, up to three times, after which the seat
     that was deciding forfeits (or, if no bot was deciding, the game is an error).
+    Games merely queued on a lost worker are sent elsewhere, as if new.
 
     Args:
         workers: the number of processes (at least 1).
@@ -127,47 +143,76 @@ class ProcessExecutor:
     def run(self, jobs: Iterator[Job], done: Done) -> None:
         """Play every job in the worker processes."""
         retry: collections.deque[Job] = collections.deque()
-        attempts: dict[tuple[int, int], int] = {}
         slots: list[_Slot] = []
 
         def next_job() -> Job | None:
             return retry.popleft() if retry else next(jobs, None)
 
-        def died(slot: _Slot, how: str) -> None:
-            job = slot.job
-            assert job is not None
+        def drop(slot: _Slot) -> tuple[Job, int, int | None]:
+            """Stop a worker; requeue its waiting jobs; return its current job, seat, code."""
             seat, _ = slot.watch.current()
             code = slot.stop(kill=True)
             slots.remove(slot)
-            key = (job["deal"], job["arrangement"])
-            attempts[key] = attempts.get(key, 0) + 1
-            if attempts[key] < MAX_ATTEMPTS:
-                retry.append(job)
+            current = slot.jobs.popleft()
+            retry.extendleft(reversed(slot.jobs))
+            return current, seat, code
+
+        def died(slot: _Slot) -> None:
+            job, seat, code = drop(slot)
+            tries = int(job.get("attempt", 1))
+            if tries < MAX_ATTEMPTS:
+                retry.append({**job, "attempt": tries + 1})
                 return
-            why = f"its worker process {how} (exit code {code}) in {MAX_ATTEMPTS} attempts"
+            why = f"its worker process died (exit code {code}) in {MAX_ATTEMPTS} attempts"
             if seat >= 0:
                 done(job, forfeit_result(job, seat, f"seat {seat}: {why}"))
             else:
                 done(job, error_result(job, f"the game could not be played: {why}"))
 
+        def too_slow(slot: _Slot) -> None:
+            job = slot.jobs[0]
+            limit = float(job["time_limit"])
+            now = time.monotonic()
+            seat, since = slot.watch.current()
+            bound = kill_after(limit)
+            if seat >= 0 and now - since > bound:
+                reason = (
+                    f"seat {seat} did not return within {bound:g} s (limit {limit:g} s); "
+                    "its worker was stopped"
+                )
+                result = forfeit_result(job, seat, reason, now - slot.since)
+            elif now - slot.since > game_bound(limit, job.get("max_decisions", 10_000)):
+                result = error_result(
+                    job, "the game did not finish in time; its worker was stopped"
+                )
+            else:
+                return
+            drop(slot)
+            done(job, result)
+
         try:
             while True:
                 for slot in list(slots):
-                    if slot.job is None and (job := next_job()) is not None:
+                    while len(slot.jobs) < PREFETCH and (job := next_job()) is not None:
                         try:
-                            slot.assign(job)
-                        except OSError:  # the idle worker is gone: replace it
-                            slot.stop(kill=True)
-                            slots.remove(slot)
+                            slot.send(job)
+                        except OSError:  # the worker is gone: replace it
+                            slot.jobs.pop()
                             retry.appendleft(job)
+                            if slot.jobs:
+                                died(slot)
+                            else:
+                                slot.stop(kill=True)
+                                slots.remove(slot)
+                            break
                 while len(slots) < self._workers and (job := next_job()) is not None:
                     slot = _Slot(self._ctx)
                     slots.append(slot)
-                    slot.assign(job)
-                busy = [s for s in slots if s.job is not None]
+                    slot.send(job)
+                busy = [s for s in slots if s.jobs]
                 if not busy:
                     return
-                limited = any(s.job is not None and s.job["time_limit"] for s in busy)
+                limited = any(s.jobs[0]["time_limit"] for s in busy)
                 ready = set(
                     wait(
                         [s.conn for s in busy] + [s.proc.sentinel for s in busy],
@@ -179,41 +224,16 @@ class ProcessExecutor:
                         try:
                             result = slot.conn.recv()
                         except (EOFError, OSError):
-                            died(slot, "died")
+                            died(slot)
                             continue
-                        job = slot.job
-                        assert job is not None
-                        slot.job = None
-                        done(job, result)
+                        done(slot.finished(), result)
                     elif slot.proc.sentinel in ready:
-                        died(slot, "died")
-                    elif slot.job is not None and slot.job["time_limit"]:
-                        self._check_time(slot, slots, done)
+                        died(slot)
+                    elif slot.jobs[0]["time_limit"]:
+                        too_slow(slot)
         finally:
             for slot in slots:
-                slot.stop(kill=slot.job is not None)
-
-    @staticmethod
-    def _check_time(slot: _Slot, slots: list[_Slot], done: Done) -> None:
-        job = slot.job
-        assert job is not None
-        limit = float(job["time_limit"])
-        now = time.monotonic()
-        seat, since = slot.watch.current()
-        bound = kill_after(limit)
-        if seat >= 0 and now - since > bound:
-            reason = (
-                f"seat {seat} did not return within {bound:g} s (limit {limit:g} s); "
-                "its worker was stopped"
-            )
-            result = forfeit_result(job, seat, reason, now - slot.started)
-        elif now - slot.started > game_bound(limit, job.get("max_decisions", 10_000)):
-            result = error_result(job, "the game did not finish in time; its worker was stopped")
-        else:
-            return
-        slot.stop(kill=True)
-        slots.remove(slot)
-        done(job, result)
+                slot.stop(kill=bool(slot.jobs))
 
 
 @final
@@ -235,16 +255,22 @@ class DaskExecutor:
     def run(self, jobs: Iterator[Job], done: Done) -> None:
         """Submit the jobs (a bounded number at a time) and collect the results."""
         try:
-            import distributed
+            distributed: Any = importlib.import_module("distributed")
         except ImportError:
-            raise RuntimeError("--scheduler needs Dask: pip install 'cardcore[dask]'") from None
+            raise ArenaError("--scheduler needs Dask: pip install 'cardcore[dask]'") from None
         own = isinstance(self._address, str)
-        client = distributed.Client(self._address, set_as_default=False) if own else self._address
+        if own:
+            try:
+                client = distributed.Client(self._address, set_as_default=False, timeout=30)
+            except (OSError, TimeoutError) as e:
+                raise ArenaError(f"cannot reach the Dask scheduler {self._address}: {e}") from None
+        else:
+            client = self._address
         try:
             threads = sum(client.nthreads().values()) or 1
             window = max(4, 2 * threads)
             pending: dict[Any, Job] = {}
-            ready = distributed.as_completed()
+            ready = distributed.as_completed(loop=client.loop)
 
             def submit() -> bool:
                 job = next(jobs, None)

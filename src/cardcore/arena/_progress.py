@@ -54,8 +54,9 @@ class Progress:
             MofNCompleteColumn(),
             RateColumn(),
             TimeElapsedColumn(),
-            TextColumn("left"),
+            TextColumn("elapsed,"),
             TimeRemainingColumn(),
+            TextColumn("left"),
             console=Console(file=sys.stderr),
             transient=False,
         )

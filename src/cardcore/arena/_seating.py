@@ -81,7 +81,8 @@ def _balanced_count(num_bots: int, units: int) -> int:
     per = math.factorial(units) // (
         math.factorial(low) ** (num_bots - extra) * math.factorial(low + 1) ** extra
     )
-    return math.comb(num_bots, extra) * per
+    ways: int = math.comb(num_bots, extra) * per
+    return ways
 
 
 def _balanced(num_bots: int, units: int) -> list[tuple[int, ...]]:

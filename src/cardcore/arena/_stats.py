@@ -131,6 +131,17 @@ class GameResult:
     """The entrant of each seat."""
     outcome: Mapping[str, Any]
     """``Outcome.to_json`` data."""
+    values: Mapping[int, tuple[float, float, float]] = attrs.field(
+        init=False,
+        default=attrs.Factory(lambda self: _values(self.seats, self.outcome), takes_self=True),
+    )
+    """Per entrant in the game, its (score, win share, placing): see :func:`per_game`."""
+
+
+def _values(
+    seats: Sequence[int], outcome: Mapping[str, Any]
+) -> dict[int, tuple[float, float, float]]:
+    return {e: per_game(seats, outcome, e) for e in sorted(set(seats))}
 
 
 @final
@@ -157,11 +168,19 @@ def per_game(
     mine = [s for s, e in enumerate(seats) if e == entrant]
     scores = outcome["scores"]
     placing = outcome["placing"]
-    shares = [Fraction(x) for x in outcome["shares"]]
+    shares = outcome["shares"]
     score = math.fsum(float(scores[s]) for s in mine) / len(mine)
-    share = float(sum((shares[s] for s in mine), Fraction(0)))
+    share = float(sum((_fraction(shares[s]) for s in mine), Fraction(0)))
     place = math.fsum(float(placing[s]) for s in mine) / len(mine)
     return score, share, place
+
+
+def _fraction(text: str) -> Fraction:
+    if text == "0":
+        return Fraction(0)
+    if text == "1":
+        return Fraction(1)
+    return Fraction(text)
 
 
 def complete_deals(games: Iterable[GameResult], arrangements: int) -> list[list[GameResult]]:
@@ -179,7 +198,7 @@ def aggregate(deals: Sequence[Sequence[GameResult]], entrants: int) -> list[Entr
         per_deal: list[tuple[float, float, float]] = []
         games = forfeits = 0
         for deal in deals:
-            rows = [per_game(g.seats, g.outcome, e) for g in deal if e in g.seats]
+            rows = [g.values[e] for g in deal if e in g.values]
             if not rows:
                 continue
             games += len(rows)
@@ -233,7 +252,7 @@ def openskill_ratings(
         else:
             present = sorted(set(g.seats))
             groups = [[e] for e in present]
-            ranks = [per_game(g.seats, g.outcome, e)[2] for e in present]
+            ranks = [g.values[e][2] for e in present]
         if len(groups) < 2:
             continue
         new = model.rate([[ratings[e] for e in grp] for grp in groups], ranks=ranks)

@@ -1,9 +1,164 @@
-"""Sub-command module (being written)."""
+"""``cardcore arena``: a duplicate-deal tournament between bots, from the shell."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import sys
 from typing import Any
+
+__all__ = ["cmd_arena", "register"]
+
+_DESCRIPTION = """\
+Play a tournament between bots and report, per bot, games, mean score, win share and
+mean placing with 95% confidence intervals, plus openskill ratings.
+
+--games counts deals: each deal is played once in every arrangement of the bots over
+the seats (same cards each time), so a run has DEALS x ARRANGEMENTS games. A bot is a
+registered id (see 'cardcore list') or an import path package.module:Class, with
+options after colons: --bots ismcts:iterations=200,random.
+
+Every finished game is committed to the SQLite database (--db) at once. Rerunning the
+same command resumes an interrupted run; a different configuration under the same run
+name (--name, default: the game id) is refused unless --fresh or a new --name is given.
+"""
 
 
 def register(sub: Any) -> None:
-    """Add the sub-command to the parser (not yet)."""
+    """Add the ``arena`` sub-command to the ``cardcore`` parser."""
+    p = sub.add_parser(
+        "arena",
+        help="run a tournament between bots",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", help="game id (see 'cardcore list')")
+    p.add_argument(
+        "--bots",
+        required=True,
+        help="comma-separated bots: ids or module:Class paths, with :key=value options",
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        required=True,
+        metavar="DEALS",
+        help="number of deals; each is played in every seating arrangement",
+    )
+    p.add_argument("--preset", default="default", help="rules preset (default: %(default)s)")
+    p.add_argument(
+        "--option", "-o", action="append", metavar="K=V", help="override one option; repeatable"
+    )
+    p.add_argument("--seed", type=int, default=0, help="arena seed (default: %(default)s)")
+    p.add_argument(
+        "--players",
+        type=int,
+        help="seats per game (default: one per bot if the game allows, else its minimum)",
+    )
+    p.add_argument(
+        "--seating",
+        choices=("all", "rotate"),
+        default="all",
+        help="every arrangement of the bots per deal, or only rotations (default: %(default)s)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        help="local worker processes (default: one per CPU; 0: in this process, no isolation)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the games on this Dask scheduler (tcp://host:8786); needs cardcore[dask]",
+    )
+    p.add_argument(
+        "--db",
+        default="cardcore-arena.sqlite",
+        metavar="FILE",
+        help="SQLite results file (default: %(default)s)",
+    )
+    p.add_argument("--name", metavar="RUN", help="run name in the database (default: the game id)")
+    p.add_argument(
+        "--fresh", action="store_true", help="discard the stored run of that name and start over"
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="seconds per decision; a slower bot forfeits, a hung one is stopped",
+    )
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write per-bot results as CSV")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_arena)
+
+
+def _print_rich(result: Any) -> None:
+    """Draw the report as a rich table; too narrow a terminal gets the plain text."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    plain = result.table()
+    rows = result.rows()
+    widest_row = max(len(line) for line in plain.splitlines()[2 : 4 + len(rows)])
+    if not rows or console.width < widest_row + 2 * len(rows[0]):
+        print(plain)
+        return
+    table = Table(title=result.headline(), title_justify="left", box=box.SIMPLE_HEAD)
+    for col in rows[0]:
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(*row.values())
+    console.print(table)
+    for line in result.notes():
+        console.print(line, highlight=False, markup=False)
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Run the arena and print its report (table, or JSON with ``--json``)."""
+    from cardcore.arena import parse_bots, run_arena
+    from cardcore.cli import _parse_kv
+
+    options = _parse_kv(args.option or [], "--option")
+    bots = parse_bots(args.bots)
+    if any(b.is_import_path for b in bots) and os.getcwd() not in sys.path and "" not in sys.path:
+        # Import-path bots resolve from the current directory, as with ``python -m``;
+        # worker processes inherit the path. Appended, so it shadows nothing installed.
+        sys.path.append(os.getcwd())
+    try:
+        result = run_arena(
+            args.game,
+            bots,
+            games=args.games,
+            preset=args.preset,
+            options=options,
+            seed=args.seed,
+            players=args.players,
+            seating=args.seating,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            db=args.db,
+            name=args.name,
+            fresh=args.fresh,
+            time_limit=args.time_limit,
+            progress=False if args.no_progress else None,
+        )
+    except KeyboardInterrupt:
+        print(
+            "cardcore arena: interrupted; finished games are stored: "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    if args.csv:
+        result.write_csv(args.csv)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    elif sys.stdout.isatty():
+        _print_rich(result)
+    else:
+        print(result.table())
+    return 0

@@ -1,0 +1,298 @@
+"""``run_arena``: plan the games, run the missing ones, store them, and report."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cardcore._host import PluginError, PluginHost, default_host
+from cardcore._options import options_to_json
+from cardcore.arena._bots import BotEntry, make_bot, resolve_bots
+from cardcore.arena._executors import DaskExecutor, Executor, InlineExecutor, ProcessExecutor
+from cardcore.arena._progress import Progress
+from cardcore.arena._result import ArenaConfig, ArenaResult, BotStats
+from cardcore.arena._seating import (
+    SEATINGS,
+    Seating,
+    arrangements,
+    bot_seed,
+    deal_seed,
+    default_players,
+)
+from cardcore.arena._stats import (
+    CI_METHOD,
+    GameResult,
+    aggregate,
+    complete_deals,
+    openskill_ratings,
+)
+from cardcore.arena._store import ArenaError, GameRow, Store
+from cardcore.arena._worker import Job, Result
+
+__all__ = ["make_job", "run_arena"]
+
+
+def make_job(
+    config: ArenaConfig,
+    deal: int,
+    index: int,
+    arrangement: Sequence[int],
+    *,
+    teams: Sequence[Sequence[int]] | None,
+    max_decisions: int,
+) -> Job:
+    """The plain-data job of one game: deal ``deal`` in arrangement number ``index``."""
+    entries = config.bots
+    return {
+        "game": config.game,
+        "preset": config.preset,
+        "options": dict(config.options),
+        "distribution": config.distribution,
+        "version": config.version,
+        "players": config.players,
+        "teams": None if teams is None else [list(t) for t in teams],
+        "max_decisions": max_decisions,
+        "deal": deal,
+        "arrangement": index,
+        "seats": list(arrangement),
+        "seed": deal_seed(config.seed, deal),
+        "seat_bots": [[entries[e].name, dict(entries[e].options)] for e in arrangement],
+        "labels": [entries[e].label for e in arrangement],
+        "bot_seeds": [bot_seed(config.seed, deal, index, s) for s in range(len(arrangement))],
+        "time_limit": config.time_limit,
+    }
+
+
+def _row(job: Job, result: Result) -> GameRow:
+    if result.get("status") == "done":
+        record = result["record"]
+        outcome = record["outcome"]
+        return GameRow(
+            deal=job["deal"],
+            arrangement=job["arrangement"],
+            status="done",
+            seats=tuple(job["seats"]),
+            seed=job["seed"],
+            bot_seeds=tuple(job["bot_seeds"]),
+            forfeit=outcome.get("forfeit"),
+            reason=str(outcome.get("reason", "")),
+            decisions=len(record["actions"]),
+            attempts=int(job.get("attempt", 1)),
+            seconds=float(result.get("seconds", 0.0)),
+            outcome=outcome,
+            record=record,
+        )
+    return GameRow(
+        deal=job["deal"],
+        arrangement=job["arrangement"],
+        status="error",
+        seats=tuple(job["seats"]),
+        seed=job["seed"],
+        bot_seeds=tuple(job["bot_seeds"]),
+        forfeit=None,
+        reason=str(result.get("error", "unknown error")),
+        decisions=0,
+        attempts=int(job.get("attempt", 1)),
+        seconds=float(result.get("seconds", 0.0)),
+        outcome=None,
+    )
+
+
+def _executor(workers: int, scheduler: Any, jobs: int) -> Executor:
+    if scheduler is not None:
+        return DaskExecutor(scheduler)
+    if workers == 0:
+        return InlineExecutor()
+    return ProcessExecutor(max(1, min(workers, jobs)))
+
+
+def _check_bots(entries: Sequence[BotEntry], game: Any, host: PluginHost) -> None:
+    for e in entries:
+        try:
+            make_bot(e.name, dict(e.options), game, seed=0, host=host)
+        except (PluginError, ValueError) as err:
+            raise ArenaError(str(err)) from None  # the message names the bot
+        except Exception as err:  # noqa: BLE001 - any failure to build is a configuration error
+            raise ArenaError(
+                f"bot {e.label!r} fails when built: {type(err).__name__}: {err}"
+            ) from None
+
+
+def run_arena(
+    game: str,
+    bots: Sequence[str | BotEntry],
+    *,
+    games: int,
+    preset: str = "default",
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    players: int | None = None,
+    seating: Seating = "all",
+    workers: int | None = None,
+    scheduler: Any = None,
+    db: str | Path | None = None,
+    name: str | None = None,
+    fresh: bool = False,
+    time_limit: float | None = None,
+    progress: bool | None = False,
+) -> ArenaResult:
+    """Run (or resume) a duplicate-deal tournament and return per-bot statistics.
+
+    Each of ``games`` deals is played once in every arrangement of the bots over the
+    seats (see :func:`cardcore.arena.arrangements`), with the same game seed, so the
+    luck of the deal cancels. Each finished game is committed to the database at once;
+    calling again with the same configuration and run name plays only what is missing.
+
+    Example:
+        ``run_arena("highcard", ["random", "random"], games=100, seed=1, db="a.sqlite")``
+
+    Args:
+        game: the game id.
+        bots: the entrants: registered ids or ``package.module:Attribute`` paths, with
+            ``:key=value`` options (``"ismcts:iterations=200"``), or :class:`BotEntry`.
+        games: the number of deals; the run has ``games * len(arrangements)`` games.
+        preset: the game's preset.
+        options: option overrides (typed values or strings).
+        seed: the arena seed; every game seed and bot seed derives from it.
+        players: seats per game (default: one per bot if the game allows, else its
+            smallest player count).
+        seating: ``all`` arrangements per deal, or only ``rotate``-d ones.
+        workers: local worker processes (default: one per CPU; ``0``: play in this
+            process, without isolation).
+        scheduler: a Dask scheduler address (``tcp://host:8786``) or a
+            ``distributed.Client``; overrides ``workers``.
+        db: the SQLite file (``None``: in memory, nothing kept).
+        name: the run name in the database (default: the game id).
+        fresh: discard a stored run of that name first.
+        time_limit: seconds per decision; a slower bot forfeits the game, and a bot that
+            never returns is stopped.
+        progress: show a progress bar on stderr (``None``: when stderr is a terminal).
+
+    Returns:
+        The statistics of the run's first ``games`` deals.
+
+    Raises:
+        ArenaError: a bad configuration, or a stored run of that name with another one.
+        LookupError: an unknown game.
+        OptionError: a bad preset or option.
+    """
+    started = time.perf_counter()
+    if games < 1:
+        raise ArenaError("--games must be at least 1 (it counts deals)")
+    if workers is not None and workers < 0:
+        raise ArenaError("--workers must be 0 or more")
+    if time_limit is not None and not time_limit > 0:
+        raise ArenaError("--time-limit must be a positive number of seconds")
+    if seating not in SEATINGS:
+        raise ArenaError(f"seating must be one of {', '.join(SEATINGS)}, not {seating!r}")
+    host = default_host()
+    spec = host.game_spec(game)
+    game_obj = host.load_game(game, preset=preset, **dict(options or {}))
+    try:
+        entries = resolve_bots(bots)
+    except ValueError as e:
+        raise ArenaError(str(e)) from None
+    try:
+        n = players or default_players(len(entries), game_obj.min_players, game_obj.max_players)
+    except ValueError as e:
+        raise ArenaError(f"{game}: {e}") from None
+    if not game_obj.min_players <= n <= game_obj.max_players:
+        raise ArenaError(
+            f"{game} is for {game_obj.min_players}-{game_obj.max_players} players, not {n}"
+        )
+    teams = game_obj.teams(n)
+    try:
+        plan = arrangements(len(entries), n, teams, seating)
+    except ValueError as e:
+        raise ArenaError(f"{game}, {n} players: {e}") from None
+    _check_bots(entries, game_obj, host)
+    config = ArenaConfig(
+        game=game,
+        preset=preset,
+        options=tuple(sorted(options_to_json(game_obj.options).items())),
+        players=n,
+        bots=entries,
+        seed=seed,
+        seating=seating,
+        time_limit=time_limit,
+        distribution=spec.distribution,
+        version=spec.version,
+    )
+    run = name or game
+    max_decisions = game_obj.max_decisions(n)
+    from cardcore import __version__
+
+    with Store(db) as store:
+        store.open_run(run, config.identity(), fresh=fresh, version=__version__)
+        finished = store.finished(run)
+        todo = [(d, a) for d in range(games) for a in range(len(plan)) if (d, a) not in finished]
+        reused = games * len(plan) - len(todo)
+        played = 0
+
+        def jobs() -> Iterator[Job]:
+            for d, a in todo:
+                yield make_job(config, d, a, plan[a], teams=teams, max_decisions=max_decisions)
+
+        with Progress(games * len(plan), reused, enabled=progress) as bar:
+
+            def done(job: Job, result: Result) -> None:
+                nonlocal played
+                store.add(run, _row(job, result))
+                played += 1
+                bar.advance()
+
+            if todo:
+                _executor(
+                    (os.cpu_count() or 1) if workers is None else workers, scheduler, len(todo)
+                ).run(jobs(), done)
+        rows = list(store.games(run, deals=games))
+    results = [
+        GameResult(deal=r.deal, seats=r.seats, outcome=r.outcome)
+        for r in rows
+        if r.status == "done" and r.outcome is not None
+    ]
+    deals = complete_deals(results, len(plan))
+    summaries = aggregate(deals, len(entries))
+    ratings, note = openskill_ratings((g for deal in deals for g in deal), len(entries))
+    reasons: list[list[str]] = [[] for _ in entries]
+    for r in rows:
+        if r.forfeit is not None and r.reason:
+            mine = reasons[r.seats[r.forfeit]]
+            if r.reason not in mine and len(mine) < 3:
+                mine.append(r.reason)
+    stats = tuple(
+        BotStats(
+            bot=e.label,
+            name=e.name,
+            games=s.games,
+            forfeits=s.forfeits,
+            score=s.score,
+            win_share=s.win_share,
+            placing=s.placing,
+            rating=None if ratings is None else ratings[i],
+            forfeit_reasons=tuple(reasons[i]),
+        )
+        for i, (e, s) in enumerate(zip(entries, summaries, strict=True))
+    )
+    errors = tuple(
+        f"deal {r.deal}, seating {r.arrangement}: {r.reason}" for r in rows if r.status == "error"
+    )
+    return ArenaResult(
+        run=run,
+        db=None if db is None else str(db),
+        config=config,
+        deals=games,
+        arrangements=plan,
+        games=sum(len(d) for d in deals),
+        played=played,
+        reused=reused,
+        incomplete_deals=len({g.deal for g in results} | {r.deal for r in rows}) - len(deals),
+        errors=errors,
+        bots=stats,
+        ratings_note=note,
+        ci_method=CI_METHOD,
+        seconds=time.perf_counter() - started,
+    )

@@ -1,0 +1,115 @@
+"""Bad bots lose by forfeit and never take the arena down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardcore.arena import ArenaError, run_arena
+from cardcore.arena._store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = "tests.arena.arena_testbots"
+
+
+@pytest.fixture
+def testbots(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Make the test bots importable here and in worker processes; return their module."""
+    monkeypatch.syspath_prepend(str(ROOT))
+    return BOTS
+
+
+def _reasons(db: Path) -> list[tuple[int | None, str, int]]:
+    with Store(db) as store:
+        return [(g.forfeit, g.reason, g.attempts) for g in store.games("highcard")]
+
+
+@pytest.mark.parametrize(
+    ("bot", "reason"),
+    [("CrashBot", "raised RuntimeError: crash bot crashed"), ("IllegalBot", "illegal action")],
+)
+def test_crashing_and_cheating_bots_forfeit(
+    tmp_path: Path, testbots: str, bot: str, reason: str
+) -> None:
+    """A bot that raises or returns an illegal action loses every game, with the reason."""
+    db = tmp_path / "f.sqlite"
+    result = run_arena("highcard", [f"{testbots}:{bot}", "random"], games=2, workers=0, db=db)
+    bad, good = result.bots
+    assert (bad.forfeits, bad.games, good.forfeits) == (4, 4, 0)
+    assert bad.win_share.mean == 0.0 and good.win_share.mean == 1.0
+    assert any(reason in r for r in bad.forfeit_reasons)
+    assert all(f is not None and reason in r for f, r, _ in _reasons(db))
+
+
+def test_a_hung_bot_is_stopped_and_forfeits(tmp_path: Path, testbots: str) -> None:
+    """With a time limit, a bot that never returns has its worker killed; the arena goes on."""
+    db = tmp_path / "h.sqlite"
+    result = run_arena(
+        "highcard",
+        [f"{testbots}:HangBot", "random"],
+        games=1,
+        workers=2,
+        time_limit=0.1,
+        db=db,
+    )
+    hung, other = result.bots
+    assert (hung.forfeits, hung.games, other.win_share.mean) == (2, 2, 1.0)
+    rows = _reasons(db)
+    assert len(rows) == 2
+    assert all("did not return" in r and "worker was stopped" in r for _, r, _ in rows)
+
+
+def test_a_hung_bot_in_process_is_abandoned(testbots: str) -> None:
+    """With --workers 0 and a time limit, the stuck decision is left in its thread."""
+    result = run_arena(
+        "highcard", [f"{testbots}:HangBot", "random"], games=1, workers=0, time_limit=0.1
+    )
+    assert result.bots[0].forfeits == 2
+    assert "abandoned" in result.bots[0].forfeit_reasons[0]
+
+
+def test_a_bot_that_kills_its_worker_forfeits_after_retries(tmp_path: Path, testbots: str) -> None:
+    """A worker that dies has its game played again; after three deaths the bot forfeits."""
+    db = tmp_path / "x.sqlite"
+    result = run_arena("highcard", [f"{testbots}:ExitBot", "random"], games=1, workers=2, db=db)
+    assert result.bots[0].forfeits == 2
+    assert result.bots[1].win_share.mean == 1.0
+    for forfeit, reason, attempts in _reasons(db):
+        assert forfeit is not None
+        assert "worker process died (exit code 3) in 3 attempts" in reason
+        assert attempts == 3
+
+
+def test_a_worker_that_dies_once_is_replaced_and_the_game_replayed(
+    tmp_path: Path, testbots: str
+) -> None:
+    """One death is not a forfeit: the game is replayed and counts normally."""
+    db = tmp_path / "o.sqlite"
+    marker = tmp_path / "marker"
+    bots = [f"{testbots}:ExitOnceBot:marker={marker}", "random"]
+    result = run_arena("highcard", bots, games=2, workers=1, db=db)
+    assert marker.exists()
+    assert result.games == 4 and result.errors == ()
+    assert sum(b.forfeits for b in result.bots) == 0
+    attempts = sorted(a for _, _, a in _reasons(db))
+    assert attempts == [1, 1, 1, 2]
+    reference = run_arena("highcard", bots, games=2, workers=0, db=None)
+    assert reference.bots == result.bots
+
+
+def test_a_bot_that_cannot_start_forfeits(testbots: str) -> None:
+    """A bot whose factory fails for a game (not at the arena's check) forfeits it."""
+    result = run_arena("highcard", [f"{testbots}:FragileBot", "random"], games=2, workers=0)
+    assert result.bots[0].forfeits == 4
+    assert (
+        result.bots[0]
+        .forfeit_reasons[0]
+        .endswith("could not start: OSError: fragile bot cannot find its weights")
+    )
+
+
+def test_a_bot_that_is_broken_everywhere_is_refused_before_playing(testbots: str) -> None:
+    """A bot that fails even at the arena's check is a configuration error."""
+    with pytest.raises(ArenaError, match="fails when built"):
+        run_arena("highcard", [f"{testbots}:FragileBot:always=true", "random"], games=1, workers=0)
