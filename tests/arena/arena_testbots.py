@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,23 @@ class IllegalBot(_Base):
 
     def act(self, observation: Any) -> Any:
         return ("not", "an", "action")
+
+
+class StartCrashBot(_Base):
+    """Fails in ``start_match``, before its first decision."""
+
+    def start_match(self, game: object, seat: int, num_players: int) -> None:
+        raise KeyError("no opening book")
+
+    def act(self, observation: Any) -> Any:
+        return self.pick(observation)
+
+
+class ExitCallBot(_Base):
+    """Calls ``sys.exit`` on its first decision."""
+
+    def act(self, observation: Any) -> Any:
+        sys.exit(5)
 
 
 class HangBot(_Base):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cardcore.arena import ArenaError, run_arena
+from cardcore.arena import ArenaError, deal_seed, run_arena
+from cardcore.arena import _worker as worker
 from cardcore.arena._store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,12 +29,17 @@ def _reasons(db: Path) -> list[tuple[int | None, str, int]]:
 
 @pytest.mark.parametrize(
     ("bot", "reason"),
-    [("CrashBot", "raised RuntimeError: crash bot crashed"), ("IllegalBot", "illegal action")],
+    [
+        ("CrashBot", "raised RuntimeError: crash bot crashed"),
+        ("IllegalBot", "illegal action"),
+        ("StartCrashBot", "raised RuntimeError: start_match failed: KeyError: 'no opening book'"),
+        ("ExitCallBot", "raised RuntimeError: called exit(5)"),
+    ],
 )
 def test_crashing_and_cheating_bots_forfeit(
     tmp_path: Path, testbots: str, bot: str, reason: str
 ) -> None:
-    """A bot that raises or returns an illegal action loses every game, with the reason."""
+    """A bot that raises (even SystemExit, even in start_match) or cheats loses every game."""
     db = tmp_path / "f.sqlite"
     result = run_arena("highcard", [f"{testbots}:{bot}", "random"], games=2, workers=0, db=db)
     bad, good = result.bots
@@ -113,3 +120,34 @@ def test_a_bot_that_is_broken_everywhere_is_refused_before_playing(testbots: str
     """A bot that fails even at the arena's check is a configuration error."""
     with pytest.raises(ArenaError, match="fails when built"):
         run_arena("highcard", [f"{testbots}:FragileBot:always=true", "random"], games=1, workers=0)
+
+
+def test_a_failing_game_is_an_error_and_is_played_again_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rules that raise give error rows (their deal left out); a rerun plays them again."""
+    real = worker._load_game
+    bad_seed = deal_seed(7, 1)
+
+    class Broken:
+        def __init__(self, game: Any) -> None:
+            self._game = game
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._game, name)
+
+        def initial_state(self, num_players: int, seed: int, **kw: Any) -> Any:
+            if seed == bad_seed:
+                raise ValueError("deck on fire")
+            return self._game.initial_state(num_players, seed, **kw)
+
+    monkeypatch.setattr(worker, "_load_game", lambda *a: Broken(real(*a)))
+    db = tmp_path / "b.sqlite"
+    first = run_arena("highcard", ["random", "random"], games=3, seed=7, workers=0, db=db)
+    assert (first.games, first.incomplete_deals, len(first.errors)) == (4, 1, 2)
+    assert first.errors[0].startswith("deal 1, seating 0: the game failed: RecordError:")
+    assert "deck on fire" in first.errors[0]
+    assert "deal(s) left out" in first.table()
+    monkeypatch.undo()
+    second = run_arena("highcard", ["random", "random"], games=3, seed=7, workers=0, db=db)
+    assert (second.played, second.games, second.errors) == (2, 6, ())

@@ -4,7 +4,7 @@ Every executor takes an iterator of jobs and calls ``done(job, result)`` in this
 process as each game finishes, in whatever order they finish; the arena stores the
 results by key, so the order never shows in the report.
 
-The local pool is a few ``spawn`` processes, each fed one job at a time through a pipe.
+The local pool is a few ``spawn`` processes, each fed its next games through a pipe.
 It is written here rather than borrowed from :class:`concurrent.futures.ProcessPoolExecutor`
 because the arena must stop *one* worker (a hung bot) and know *which game* a dead
 worker was playing; that executor can do neither without breaking the whole pool.
@@ -31,7 +31,6 @@ from cardcore.arena._worker import (
     forfeit_result,
     game_bound,
     kill_after,
-    play_job,
     play_job_watched,
     worker_main,
 )
@@ -63,7 +62,7 @@ class InlineExecutor:
     def run(self, jobs: Iterator[Job], done: Done) -> None:
         """Play every job here."""
         for job in jobs:
-            done(job, play_job_watched(job) if job["time_limit"] is not None else play_job(job))
+            done(job, play_job_watched(job))
 
 
 PREFETCH: Final = 2
@@ -78,9 +77,9 @@ class _Slot:
         self.cells = ctx.RawArray("d", 2)
         self.cells[0] = -1.0
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(
-            target=worker_main, args=(child, self.cells, os.getpid()), daemon=True
-        )
+        # Not a daemon, so that a bot may start processes of its own; the arena always
+        # stops its workers, and a worker exits by itself if the arena is killed.
+        self.proc = ctx.Process(target=worker_main, args=(child, self.cells, os.getpid()))
         self.proc.start()
         child.close()
         self.jobs: collections.deque[Job] = collections.deque()
@@ -261,7 +260,7 @@ class DaskExecutor:
         own = isinstance(self._address, str)
         if own:
             try:
-                client = distributed.Client(self._address, set_as_default=False, timeout=30)
+                client = distributed.Client(self._address, set_as_default=False, timeout=10)
             except (OSError, TimeoutError) as e:
                 raise ArenaError(f"cannot reach the Dask scheduler {self._address}: {e}") from None
         else:

@@ -101,6 +101,14 @@ def _row(job: Job, result: Result) -> GameRow:
     )
 
 
+def _cpus() -> int:
+    """The CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
 def _executor(workers: int, scheduler: Any, jobs: int) -> Executor:
     if scheduler is not None:
         return DaskExecutor(scheduler)
@@ -245,9 +253,9 @@ def run_arena(
                 bar.advance()
 
             if todo:
-                _executor(
-                    (os.cpu_count() or 1) if workers is None else workers, scheduler, len(todo)
-                ).run(jobs(), done)
+                _executor(_cpus() if workers is None else workers, scheduler, len(todo)).run(
+                    jobs(), done
+                )
         rows = list(store.games(run, deals=games))
     results = [
         GameResult(deal=r.deal, seats=r.seats, outcome=r.outcome)
@@ -289,7 +297,7 @@ def run_arena(
         games=sum(len(d) for d in deals),
         played=played,
         reused=reused,
-        incomplete_deals=len({g.deal for g in results} | {r.deal for r in rows}) - len(deals),
+        incomplete_deals=len({r.deal for r in rows}) - len(deals),
         errors=errors,
         bots=stats,
         ratings_note=note,

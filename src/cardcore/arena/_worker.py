@@ -113,7 +113,11 @@ class _NoWatch:
 
 @final
 class _Seat:
-    """Wraps a bot: marks the watch around each decision, contains ``start_match`` errors."""
+    """Wraps a bot: marks the watch around each decision, contains ``start_match`` errors.
+
+    Only decisions are watched (and so timed): building a bot and ``start_match`` may
+    take long (loading a model), and are bounded only by the whole game's bound.
+    """
 
     def __init__(self, bot: Any, seat: int, name: str, watch: Watch) -> None:
         self._bot = bot
@@ -126,13 +130,10 @@ class _Seat:
         hook = getattr(self._bot, "start_match", None)
         if hook is None:
             return
-        self._watch.enter(self._seat)
         try:
             hook(game, seat, num_players)
         except Exception as e:  # noqa: BLE001 - reported at the bot's first decision
             self._failed = f"start_match failed: {type(e).__name__}: {e}"
-        finally:
-            self._watch.leave()
 
     def act(self, observation: Any) -> Any:
         if self._failed is not None:
@@ -200,7 +201,6 @@ def play_job(job: Job, watch: Watch | None = None) -> Result:
         return error_result(job, f"cannot build the game here: {type(e).__name__}: {e}")
     bots = []
     for seat, (name, options) in enumerate(job["seat_bots"]):
-        w.enter(seat)
         try:
             bot = make_bot(name, options, game, seed=job["bot_seeds"][seat])
         except Exception as e:  # noqa: BLE001 - a bot that cannot start forfeits
@@ -210,8 +210,6 @@ def play_job(job: Job, watch: Watch | None = None) -> Result:
                 f"seat {seat} could not start: {type(e).__name__}: {e}",
                 time.perf_counter() - t0,
             )
-        finally:
-            w.leave()
         bots.append(_Seat(bot, seat, job["labels"][seat], w))
     try:
         record = play_match(
