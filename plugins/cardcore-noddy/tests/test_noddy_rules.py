@@ -623,7 +623,9 @@ def test_last_card_point_can_win() -> None:
 
 
 def test_award_order_in_a_hand() -> None:
-    """ND-5.3: turn-up jack, knave, non-dealer's show, dealer's show, plays, last card."""
+    """ND-1.3, ND-5.3: turn-up jack, knave, non-dealer's show, dealer's show, plays,
+    last card.
+    """
     g = game(target=200)
     s = start(g, "J♦ 3♦ 9♥", "4♣ 8♦ Q♠", "6♦", dealer=0)
     s = g.apply(s, ShowKnave())
@@ -648,7 +650,9 @@ def hand_events_of(s: NoddyState, hand: int) -> list[Any]:
 
 
 def test_target_option() -> None:
-    """ND-5.2, option `target`: the first to reach the target wins; the other is below it."""
+    """ND-1.2, ND-5.2, ND-6.4, option `target`: the first to reach the target wins at
+    once; the other is below it; there is exactly one winner.
+    """
     for target in (1, 5, 61):
         g = game(target=target)
         s = g.initial_state(2, target)

@@ -131,6 +131,11 @@ class Play:
 
     card: Card
     """The card played."""
+    card_id: int = attrs.field(init=False, eq=False, repr=False)
+    """The card's id (kept for speed)."""
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "card_id", self.card.id)
 
     def __str__(self) -> str:
         return f"play {self.card}"
@@ -708,15 +713,13 @@ class Noddy:
         seat = state.current
         if seat is None:
             raise IllegalActionError(action, "the game is over")
-        kind = type(action)
         table = state.table
         if state.phase is _PLAYING:
-            if kind is not Play:
+            if not isinstance(action, Play):
                 raise IllegalActionError(
                     action, self._why_not_in_play(state, action), self.legal_actions(state)
                 )
-            assert isinstance(action, Play)
-            card = action.card.id
+            card = action.card_id
             hand = HANDS[seat]
             if not (table.masks[hand] >> card) & 1:
                 raise IllegalActionError(
@@ -732,6 +735,7 @@ class Noddy:
                 )
             return self._play(state, seat, card, hand, total)
         # Step 2, the knave noddy (ND-4.2).
+        kind = type(action)
         if kind is Pass and seat != state.dealer:
             return NoddyState(
                 table=table,
@@ -818,7 +822,7 @@ class Noddy:
                 rng=state.rng,
                 dealer=state.dealer,
                 scores=scores,
-                phase=Phase.PLAY,
+                phase=_PLAYING,
                 current=nxt,
                 total=total,
                 gone=gone,

@@ -76,15 +76,14 @@ def render(observation: NoddyObservation) -> str:
     """
     o = observation
     me = o.seat
-    view = "onlooker" if me == SPECTATOR else f"seat {me}"
+    view = "an onlooker" if me == SPECTATOR else f"seat {me}"
     lines = [
-        f"Noddy, hand {o.hand}, target {o.options.target}; view of {view}",
+        f"Noddy, hand {o.hand}, playing to {o.options.target}; seen by {view}",
         "scores: " + ", ".join(f"{_who(s, me)} {o.scores[s]}" for s in range(2)),
-        f"dealer: {_who(o.dealer, me)}",
     ]
     turnup = o.turnup
-    if turnup is not None:
-        lines.append(f"turn-up: {turnup} (trumps {turnup.suit.symbol})")
+    up = f"; turn-up {turnup} (trumps {turnup.suit.symbol})" if turnup is not None else ""
+    lines.append(f"dealer: {_who(o.dealer, me)}{up}")
     for s in range(2):
         zone = HANDS[s]
         known = o.table.cards(zone)
@@ -93,9 +92,10 @@ def render(observation: NoddyObservation) -> str:
             lines.append(f"your hand: {_sorted(known)}")
         else:
             shown = [str(c) for c in known] + ["?"] * (size - len(known))
-            lines.append(f"{_who(s, me)} hand: {size} card(s) [{' '.join(shown)}]")
+            cards = " ".join(shown) or "-"
+            lines.append(f"seat {s}'s hand: {cards} ({size} card{'' if size == 1 else 's'})")
     pile = " ".join(str(c) for c in o.pile) or "-"
-    lines.append(f"pile: {pile}; total {o.total}")
+    lines.append(f"pile: {pile} (total {o.total})")
     gone = [str(s) for s in range(2) if o.gone[s]]
     if gone:
         lines.append("gone: seat " + ", seat ".join(gone))

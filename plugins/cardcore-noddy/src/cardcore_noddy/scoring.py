@@ -72,6 +72,7 @@ class Breakdown:
 
 
 _NOTHING: Final = Breakdown()
+_RANK_CACHES: dict[tuple[bool, tuple[int, ...]], dict[int, Breakdown]] = {}
 
 
 @final
@@ -87,9 +88,13 @@ class ScoringRules:
     """Ace in hand 1 each; turned-up ace 2 to the dealer."""
     knave_in_count: bool = False
     """Whether the knave noddy scores 1 in its holder's show (``knave_noddy=in_count``)."""
-    _rank_cache: dict[int, tuple[tuple[str, int], ...]] = attrs.field(
-        factory=dict, init=False, eq=False, hash=False, repr=False
-    )
+    _rank_cache: dict[int, Breakdown] = attrs.field(init=False, eq=False, hash=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # The rank-only part of a show depends on these two options only; games with the
+        # same ones share the cache (at most 1,820 rank multisets).
+        cache = _RANK_CACHES.setdefault((self.twentyfive, self.run_values), {})
+        object.__setattr__(self, "_rank_cache", cache)
 
     @staticmethod
     def run_table(run_values: str) -> tuple[int, ...]:
@@ -150,10 +155,12 @@ def show_mask(hand: int, turnup: int, *, dealer: bool, rules: ScoringRules) -> B
         low = m & -m
         key += _RANK_KEY[low.bit_length() - 1]
         m ^= low
-    parts = rules._rank_cache.get(key)
-    if parts is None:
+    base = rules._rank_cache.get(key)
+    if base is None:
         ranks = tuple(sorted(r for r in range(1, 14) for _ in range((key >> (3 * r)) & 7)))
-        parts = rules._rank_cache[key] = _rank_parts(ranks, rules)
+        base = rules._rank_cache[key] = Breakdown(_rank_parts(ranks, rules))
+    parts = base.parts
+    total = base.total
     allm = hand | (1 << turnup)
     flush = max(
         (allm & _SUIT_BITS).bit_count(),
@@ -161,17 +168,26 @@ def show_mask(hand: int, turnup: int, *, dealer: bool, rules: ScoringRules) -> B
         ((allm >> 26) & _SUIT_BITS).bit_count(),
         (allm >> 39).bit_count(),
     )
+    extra = False
     if flush >= 3:
         parts = (*parts, (FLUSH, flush))
+        total += flush
+        extra = True
     if rules.ace_bonus:
         aces = (hand & _ACES).bit_count()
         if aces:
             parts = (*parts, (ACE_IN_HAND, aces))
+            total += aces
+            extra = True
         if dealer and SEQ[turnup] == 1:
             parts = (*parts, (TURNED_ACE, 2))
+            total += 2
+            extra = True
     if rules.knave_in_count and (hand >> JACK_OF[SUIT[turnup]]) & 1:
         parts = (*parts, (KNAVE, 1))
-    return Breakdown(parts) if parts else _NOTHING
+        total += 1
+        extra = True
+    return Breakdown(parts, total) if extra else base
 
 
 def count_show(
