@@ -1,0 +1,129 @@
+"""How much an RL environment step costs over the raw game API."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, final
+
+import attrs
+
+from cardcore._game import Game
+from cardcore._host import PluginHost, default_host
+from cardcore.adapters._registry import CodecRegistry
+
+__all__ = ["Overhead", "bench_overhead", "measure_overhead"]
+
+
+@final
+@attrs.frozen(kw_only=True)
+class Overhead:
+    """Per-decision times of random play through the raw API and through the adapter."""
+
+    game: str
+    """The game id."""
+    players: int
+    """The seat count."""
+    raw_us: float
+    """Microseconds per decision with the raw API (observe, choose, apply)."""
+    adapter_us: float
+    """Microseconds per decision through the PettingZoo environment (last, choose, step)."""
+
+    @property
+    def ratio(self) -> float:
+        """How many times slower a decision is through the adapter."""
+        return self.adapter_us / self.raw_us
+
+
+def _raw(game: Game[Any, Any, Any], n: int, seconds: float, seed: int) -> float:
+    """CPU microseconds per decision of random play with the raw API."""
+    rng = random.Random(seed)
+    observe, apply, current = game.observe, game.apply, game.current_player
+    decisions = 0
+    g = seed
+    deadline = time.perf_counter() + seconds
+    start = time.process_time()
+    while time.perf_counter() < deadline:
+        state = game.initial_state(n, g)
+        g += 1
+        while (seat := current(state)) is not None:
+            legal = observe(state, seat).legal_actions
+            state = apply(state, legal[rng.randrange(len(legal))])
+            decisions += 1
+    return (time.process_time() - start) / max(1, decisions) * 1e6
+
+
+def _adapter(env: Any, seconds: float, seed: int) -> float:
+    """CPU microseconds per decision of random (masked) play through the AEC environment."""
+    import numpy as np
+
+    rng = random.Random(seed)
+    decisions = 0
+    env.reset(seed=seed)
+    deadline = time.perf_counter() + seconds
+    start = time.process_time()
+    while time.perf_counter() < deadline:
+        env.reset()
+        while env.agents:
+            obs, _, terminated, _, _ = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(legal[rng.randrange(len(legal))])
+            decisions += 1
+    return (time.process_time() - start) / max(1, decisions) * 1e6
+
+
+def measure_overhead(
+    game_id: str,
+    seconds: float = 1.0,
+    *,
+    num_players: int | None = None,
+    seed: int = 0,
+    host: PluginHost | None = None,
+    registry: CodecRegistry | None = None,
+    **options: Any,
+) -> Overhead:
+    """Time random play of one game through the raw API and through the AEC environment.
+
+    A raw decision is what any agent loop needs: the mover's observation, a random legal
+    action, ``apply``. An adapter decision is ``env.last()`` (encoding and mask), a
+    random legal index from the mask, and ``env.step`` (decode, apply, bookkeeping).
+
+    Args:
+        game_id: the game.
+        seconds: time for each of the two measurements (split into alternating rounds).
+        num_players: seats (default: the game's smallest count).
+        seed: makes the play reproducible.
+        host: the plugin host (default: installed plugins).
+        registry: where the codec is found (default: installed plugins').
+        **options: the game's preset and option overrides.
+
+    Returns:
+        Both per-decision times.
+    """
+    from cardcore.adapters.pettingzoo import CardcoreAECEnv
+
+    env = CardcoreAECEnv(game_id, num_players, host=host, registry=registry, **options)
+    game = (host or default_host()).load_game(game_id, **options)
+    # Alternate short rounds and keep each side's best: other load on the machine then
+    # slows both sides alike instead of whichever happened to run at the wrong moment.
+    rounds = 5
+    part = seconds / rounds
+    raw = adapted = float("inf")
+    for r in range(rounds):
+        raw = min(raw, _raw(game, env.num_players, part, seed + r))
+        adapted = min(adapted, _adapter(env, part, seed + r))
+    return Overhead(game=game_id, players=env.num_players, raw_us=raw, adapter_us=adapted)
+
+
+def bench_overhead(game_id: str, seconds: float = 1.0, **kwargs: Any) -> float:
+    """The adapter's per-decision cost over the raw API, as a ratio (target: at most 2).
+
+    Takes the arguments of :func:`measure_overhead`.
+
+    Returns:
+        Adapter time per decision divided by raw time per decision.
+    """
+    return measure_overhead(game_id, seconds, **kwargs).ratio

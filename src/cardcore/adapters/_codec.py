@@ -1,0 +1,459 @@
+"""Codecs: observations as fixed-size float vectors, actions as fixed indexes.
+
+A :class:`Codec` is what a learning library needs from a game: a vector of numbers per
+observation and a fixed numbering of every action the game can ever produce for a player
+count. The building blocks here make a game's codec a few lines: :class:`ActionIndex`
+numbers a tuple of actions, :class:`TableEncoding` turns the card part of any observation
+(a :class:`cardcore.TableView`) plus a few game-supplied public numbers into floats, and
+:class:`TableCodec` joins the two.
+
+Nothing here imports numpy: an encoding is an ``array.array("f")`` (a sequence of
+floats) that numpy reads without copying element by element.
+"""
+
+from __future__ import annotations
+
+import struct
+from array import array
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Final, Generic, Protocol, TypeVar, final, runtime_checkable
+
+import attrs
+
+from cardcore._cards import Card
+from cardcore._table import Layout, TableView
+
+__all__ = [
+    "ActionIndex",
+    "Codec",
+    "Slots",
+    "TableCodec",
+    "TableEncoding",
+    "legal_indices",
+    "one_hot",
+    "scaled",
+]
+
+A = TypeVar("A", bound=Hashable)
+
+CARD_BITS: Final = 52
+"""Every zone is encoded over the 52 card ids, whatever the deck in play."""
+
+
+@runtime_checkable
+class Codec(Protocol):
+    """How one game, at one player count, looks to a learning algorithm.
+
+    Every value of an encoding lies in ``[-1, 1]`` (the environments declare that box),
+    and :meth:`encode` reads nothing but the observation it is given, so an encoding can
+    never hold more than the seat may know. The action numbering is fixed: it does not
+    depend on the state, only on the game's options and the player count.
+    """
+
+    @property
+    def observation_size(self) -> int:
+        """The length of every encoding."""
+        ...
+
+    @property
+    def num_actions(self) -> int:
+        """How many actions the index numbers (the size of the ``Discrete`` space)."""
+        ...
+
+    def encode(self, observation: Any) -> Sequence[float]:
+        """The observation as ``observation_size`` floats in ``[-1, 1]``."""
+        ...
+
+    def action_index(self, action: Any) -> int:
+        """The fixed index of an action (``0 <= index < num_actions``).
+
+        Raises:
+            KeyError: the action is not in the index.
+        """
+        ...
+
+    def action_at(self, index: int) -> Any:
+        """The action with this index (the inverse of :meth:`action_index`).
+
+        Raises:
+            IndexError: the index is out of range.
+        """
+        ...
+
+
+def legal_indices(codec: Codec, observation: Any) -> list[int]:
+    """The indexes of the observation's legal actions (empty when the seat is not to move).
+
+    The environments' action masks are built from this; :func:`check_codec` checks it.
+    """
+    index = codec.action_index
+    return [index(a) for a in observation.legal_actions]
+
+
+@final
+class ActionIndex(Generic[A]):
+    """A two-way map over a fixed, deterministic tuple of every possible action.
+
+    Build it from an iterable that always yields the same actions in the same order
+    (loops over ``DECK_52``, ``range`` and sorted tuples, never over a ``set``).
+
+    Args:
+        actions: every action the game can produce for one seat count, each once.
+
+    Raises:
+        ValueError: the iterable is empty or yields an action twice.
+
+    Example:
+        >>> from cardcore.adapters import ActionIndex
+        >>> index = ActionIndex(["pass", "bid 1", "bid 2"])
+        >>> index.index("bid 1"), index.at(2), len(index)
+        (1, 'bid 2', 3)
+    """
+
+    __slots__ = ("_actions", "_index")
+
+    def __init__(self, actions: Iterable[A]) -> None:
+        self._actions: tuple[A, ...] = tuple(actions)
+        self._index: dict[A, int] = {a: i for i, a in enumerate(self._actions)}
+        if not self._actions:
+            raise ValueError("an action index needs at least one action")
+        if len(self._index) != len(self._actions):
+            seen: set[A] = set()
+            dups = [a for a in self._actions if a in seen or seen.add(a)]  # type: ignore[func-returns-value]
+            raise ValueError(f"actions listed twice: {', '.join(str(a) for a in dups[:5])}")
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    def __iter__(self) -> Iterator[A]:
+        return iter(self._actions)
+
+    def __repr__(self) -> str:
+        return f"ActionIndex({len(self._actions)} actions)"
+
+    @property
+    def actions(self) -> tuple[A, ...]:
+        """Every action, in index order."""
+        return self._actions
+
+    @property
+    def mapping(self) -> Mapping[A, int]:
+        """Action to index, read-only (a plain lookup, for hot loops)."""
+        return MappingProxyType(self._index)
+
+    def index(self, action: A) -> int:
+        """The index of ``action``.
+
+        Raises:
+            KeyError: the action is not in the index (the message names it).
+        """
+        try:
+            return self._index[action]
+        except (KeyError, TypeError):
+            raise KeyError(
+                f"action {str(action)!r} is not in the action index "
+                f"({len(self._actions)} actions); the codec does not list every action"
+            ) from None
+
+    def at(self, index: int) -> A:
+        """The action at ``index``.
+
+        Raises:
+            IndexError: ``index`` is outside ``0 .. len - 1``.
+        """
+        if not 0 <= index < len(self._actions):
+            raise IndexError(f"action index {index} is outside 0..{len(self._actions) - 1}")
+        return self._actions[index]
+
+
+def one_hot(index: int | None, size: int) -> list[float]:
+    """``size`` zeros with a one at ``index`` (all zeros for ``None`` or out of range).
+
+    Example:
+        >>> one_hot(1, 3), one_hot(None, 2)
+        ([0.0, 1.0, 0.0], [0.0, 0.0])
+    """
+    out = [0.0] * size
+    if index is not None and 0 <= index < size:
+        out[index] = 1.0
+    return out
+
+
+def scaled(value: float, maximum: float) -> float:
+    """``value / maximum`` clipped to ``[-1, 1]``, for scores, bids and counts.
+
+    Example:
+        >>> scaled(60, 120), scaled(300, 120), scaled(-7, 5)
+        (0.5, 1.0, -1.0)
+    """
+    x = value / maximum
+    return 1.0 if x > 1.0 else -1.0 if x < -1.0 else x
+
+
+@final
+@attrs.frozen
+class Slots:
+    """Encode positions of an ordered zone one-hot (52 floats each), e.g. a trick's order.
+
+    Known bits of a zone say which cards are there; slots say where. A trick with
+    ``Slots("trick", 4)`` encodes the first four cards played, in order.
+    """
+
+    zone: str
+    """The ordered zone's name."""
+    count: int = attrs.field(validator=attrs.validators.ge(1))
+    """How many positions to encode."""
+    from_top: bool = False
+    """Count from the top (last placed) instead of the bottom (first placed)."""
+
+
+def _pack_bits(value: int, width: int) -> bytes:
+    return struct.pack(f"<{width}f", *((value >> i) & 1 for i in range(width)))
+
+
+_BYTE: Final = tuple(_pack_bits(b, 8) for b in range(256))
+"""Per byte value, its eight bits as float32s (little-endian, low bit first)."""
+_NIBBLE: Final = tuple(_pack_bits(b, 4) for b in range(16))
+"""Per 4-bit value, its four bits as float32s."""
+_LOW48: Final = (1 << 48) - 1
+_CARD_ONE_HOT: Final = (*(_pack_bits(1 << c, CARD_BITS) for c in range(CARD_BITS)),)
+_NO_CARD: Final = bytes(4 * CARD_BITS)
+
+
+_MASK_CACHE: dict[int, bytes] = {}
+"""Recently encoded masks: zones keep their masks for many steps, so most lookups hit."""
+_MASK_CACHE_LIMIT: Final = 1 << 14
+
+
+def _mask_floats(mask: int) -> bytes:
+    """A 52-card mask as 52 float32s (card id order)."""
+    out = _MASK_CACHE.get(mask)
+    if out is None:
+        if len(_MASK_CACHE) >= _MASK_CACHE_LIMIT:
+            _MASK_CACHE.clear()
+        out = _MASK_CACHE[mask] = _pack_mask(mask)
+    return out
+
+
+def _pack_mask(mask: int) -> bytes:
+    byte = _BYTE
+    low = (mask & _LOW48).to_bytes(6, "little")
+    return b"".join(
+        (
+            byte[low[0]],
+            byte[low[1]],
+            byte[low[2]],
+            byte[low[3]],
+            byte[low[4]],
+            byte[low[5]],
+            _NIBBLE[(mask >> 48) & 15],
+        )
+    )
+
+
+@final
+class TableEncoding:
+    """Encodes an observation's table generically, plus the game's public numbers.
+
+    The layout of the vector, in order:
+
+    * per encoded zone: 52 floats, 1 where the seat knows that card to be in the zone,
+      then the zone's size divided by the number of cards in play;
+    * per :class:`Slots`: 52 floats per position, one-hot of the card there (all zero
+      when the seat does not know it or the position is empty);
+    * the observing seat, one-hot over the seats;
+    * the seat to move, one-hot over the seats (all zero when the game is over);
+    * the game's facts: ``facts(observation)``, exactly ``facts_size`` floats in ``[-1, 1]``.
+
+    Args:
+        layout: the game's layout for this player count (see :meth:`for_game`).
+        facts: the game's public numbers (scores, bids, phase) from an observation; use
+            :func:`scaled` and :func:`one_hot` to keep them in ``[-1, 1]``.
+        facts_size: how many floats ``facts`` returns, always.
+        zones: the zones to encode by name (default: every zone of the layout).
+        slots: ordered positions to encode one-hot.
+
+    Raises:
+        ValueError: an unknown zone, a slot on an unordered zone, or a negative size.
+
+    Example:
+        >>> from cardcore import load_game
+        >>> from cardcore.adapters import TableEncoding
+        >>> game = load_game("highcard")
+        >>> enc = TableEncoding.for_game(game, 2, facts=lambda o: [w / 3 for w in o.wins],
+        ...                              facts_size=2)
+        >>> enc.size  # 5 zones x 53 + 2 seat + 2 to-move + 2 facts
+        271
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        *,
+        facts: Callable[[Any], Sequence[float]] | None = None,
+        facts_size: int = 0,
+        zones: Sequence[str] | None = None,
+        slots: Sequence[Slots] = (),
+    ) -> None:
+        if facts_size < 0:
+            raise ValueError(f"facts_size must be >= 0, not {facts_size}")
+        if facts is None and facts_size:
+            raise ValueError("facts_size given without a facts function")
+        self.layout = layout
+        """The layout the encoding was built for."""
+        names = [z.name for z in layout.zones] if zones is None else list(zones)
+        self._zones = tuple(layout.zone(n) for n in names)
+        for s in slots:
+            if not layout.zones[layout.zone(s.zone)].ordered:
+                raise ValueError(f"slots need an ordered zone; {s.zone!r} is not ordered")
+        self._slots = tuple((layout.zone(s.zone), s.count, s.from_top) for s in slots)
+        self._facts = facts
+        self._facts_struct = struct.Struct(f"<{facts_size}f")
+        self.facts_size = facts_size
+        """How many floats the game's facts take."""
+        n = layout.num_seats
+        deck_size = max(1, layout.deck.bit_count())
+        self._sizes = tuple(struct.pack("<f", k / deck_size) for k in range(CARD_BITS + 1))
+        self._seat_hot = {
+            s: struct.pack(f"<{n}f", *(float(i == s) for i in range(n))) for s in range(-1, n)
+        }
+        self._seats = n
+        self.size: int = (
+            len(self._zones) * (CARD_BITS + 1)
+            + sum(c for _, c, _ in self._slots) * CARD_BITS
+            + 2 * n
+            + facts_size
+        )
+        """The length of every encoding."""
+
+    @classmethod
+    def for_game(
+        cls,
+        game: Any,
+        num_players: int,
+        *,
+        facts: Callable[[Any], Sequence[float]] | None = None,
+        facts_size: int = 0,
+        zones: Sequence[str] | None = None,
+        slots: Sequence[Slots] = (),
+    ) -> TableEncoding:
+        """Build the encoding for a game and player count (the layout read from a deal).
+
+        Args:
+            game: the rules (a :class:`cardcore.Game`).
+            num_players: the seat count.
+            facts: see the class.
+            facts_size: see the class.
+            zones: see the class.
+            slots: see the class.
+
+        Returns:
+            The encoding.
+        """
+        view: TableView = game.observe(game.initial_state(num_players, 0), 0).table
+        return cls(view.layout, facts=facts, facts_size=facts_size, zones=zones, slots=slots)
+
+    def feature_names(self) -> list[str]:
+        """A short name per position of the vector (``hand0:A♠``, ``size:stock``, ...)."""
+        zones = self.layout.zones
+        out: list[str] = []
+        for z in self._zones:
+            name = zones[z].name
+            out += [f"{name}:{Card.of(c)}" for c in range(CARD_BITS)]
+            out.append(f"size:{name}")
+        for z, count, top in self._slots:
+            end = "top" if top else "bottom"
+            for k in range(count):
+                out += [f"{zones[z].name}[{end}-{k}]:{Card.of(c)}" for c in range(CARD_BITS)]
+        out += [f"seat:{s}" for s in range(self._seats)]
+        out += [f"to-move:{s}" for s in range(self._seats)]
+        out += [f"fact:{i}" for i in range(self.facts_size)]
+        return out
+
+    def encode(self, observation: Any) -> array[float]:
+        """The observation as ``size`` float32 values.
+
+        Raises:
+            ValueError: the facts function returned the wrong number of values.
+        """
+        view: TableView = observation.table
+        known = view.known
+        sizes = view.sizes
+        size_bytes = self._sizes
+        parts: list[bytes] = []
+        add = parts.append
+        cache = _MASK_CACHE
+        for z in self._zones:
+            m = known[z]
+            add(cache.get(m) or _mask_floats(m))
+            add(size_bytes[sizes[z]])
+        for z, count, top in self._slots:
+            order = view.orders[z]
+            picked = order[::-1][:count] if top else order[:count]
+            for c in picked:
+                add(_CARD_ONE_HOT[c] if c >= 0 else _NO_CARD)
+            if len(picked) < count:
+                add(_NO_CARD * (count - len(picked)))
+        hot = self._seat_hot
+        add(hot[observation.seat if observation.seat in hot else -1])
+        cur = observation.current_player
+        add(hot[-1 if cur is None else cur])
+        if self._facts is not None:
+            values = self._facts(observation)
+            try:
+                add(self._facts_struct.pack(*values))
+            except struct.error:
+                raise ValueError(
+                    f"the facts function returned {len(values)} values, "
+                    f"not the declared {self.facts_size}"
+                ) from None
+        return array("f", b"".join(parts))
+
+
+@final
+class TableCodec(Generic[A]):
+    """A :class:`Codec` made of a :class:`TableEncoding` and an :class:`ActionIndex`.
+
+    Args:
+        encoding: how observations become floats.
+        actions: the fixed numbering of every action.
+    """
+
+    def __init__(self, encoding: TableEncoding, actions: ActionIndex[A]) -> None:
+        self.encoding = encoding
+        """The observation encoding."""
+        self.actions = actions
+        """The action index."""
+        self.observation_size: int = encoding.size
+        """The length of every encoding."""
+        self.num_actions: int = len(actions)
+        """How many actions the index numbers."""
+        self._encode = encoding.encode
+        self._index = actions.index
+        self._at = actions.at
+
+    def __repr__(self) -> str:
+        return (
+            f"TableCodec(observation_size={self.observation_size}, num_actions={self.num_actions})"
+        )
+
+    def encode(self, observation: Any) -> array[float]:
+        """The observation as ``observation_size`` floats (see :class:`TableEncoding`)."""
+        return self._encode(observation)
+
+    def action_index(self, action: A) -> int:
+        """The fixed index of an action.
+
+        Raises:
+            KeyError: the action is not in the index.
+        """
+        return self._index(action)
+
+    def action_at(self, index: int) -> A:
+        """The action with this index.
+
+        Raises:
+            IndexError: the index is out of range.
+        """
+        return self._at(index)

@@ -1,0 +1,287 @@
+"""Where codecs come from: a plugin hook, or registration from code.
+
+A game plugin declares its codec with a ``cardcore_register_codecs`` function in its
+hooks module (the module its ``cardcore`` entry point names). The core's plugin host does
+not know this hook yet, so :class:`CodecRegistry` reads the entry points itself; once the
+core adopts :class:`CodecHooks` as a hook specification, the registry can ask the host.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import traceback
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, final
+
+import attrs
+
+from cardcore._game import Game
+from cardcore._host import ENTRY_POINT_GROUP, PluginHost, default_host
+from cardcore.adapters._codec import Codec
+
+__all__ = [
+    "CodecError",
+    "CodecHooks",
+    "CodecProblem",
+    "CodecRegistry",
+    "CodecSpec",
+    "default_registry",
+    "load_codec",
+    "register_codec",
+]
+
+HOOK_NAME = "cardcore_register_codecs"
+"""The name of the hook function a plugin's hooks module defines."""
+
+
+@final
+@attrs.frozen(kw_only=True)
+class CodecSpec:
+    """A codec declared by a plugin (yielded by ``cardcore_register_codecs``)."""
+
+    game: str
+    """The game id the codec is for (``nyuri``)."""
+    factory: Callable[[Game[Any, Any, Any], int], Codec]
+    """Builds the codec for a game (with its options) and a player count."""
+    description: str = ""
+    """One line: what the encoding holds."""
+    source: str = ""
+    """Where it came from: the entry-point name, or ``code`` (filled in by the registry)."""
+
+
+class CodecHooks(Protocol):
+    """The hook a plugin's hooks module implements to declare RL codecs."""
+
+    def cardcore_register_codecs(self) -> Iterable[CodecSpec]:
+        """Register codecs for the plugin's games.
+
+        Example:
+            >>> from cardcore import hookimpl
+            >>> from cardcore.adapters import CodecSpec
+            >>> @hookimpl
+            ... def cardcore_register_codecs():
+            ...     yield CodecSpec(game="mygame", factory=mygame_codec)  # doctest: +SKIP
+
+        Returns:
+            The plugin's codecs, as :class:`cardcore.adapters.CodecSpec` records.
+        """
+        ...
+
+
+@final
+class CodecError(LookupError):
+    """No codec for a game, two codecs for one game, or a codec that is not one."""
+
+
+@final
+@attrs.frozen
+class CodecProblem:
+    """A plugin whose codecs could not be read, and why."""
+
+    name: str
+    """The entry-point name."""
+    error: str
+    """One line: the exception."""
+    details: str = ""
+    """The traceback."""
+
+
+@final
+class CodecRegistry:
+    """Codec specs by game id: from installed plugins' hooks and from code.
+
+    Args:
+        load_entrypoints: read the ``cardcore_register_codecs`` hook of every installed
+            plugin (turn off for isolated tests).
+
+    A plugin that fails to import or whose hook raises is recorded in :attr:`problems`
+    (``cardcore doctor`` reports import failures already), never raised to everyone.
+    """
+
+    def __init__(self, *, load_entrypoints: bool = True) -> None:
+        self._specs: dict[str, CodecSpec] = {}
+        self._problems: list[CodecProblem] = []
+        if load_entrypoints:
+            eps = sorted(
+                importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
+            )
+            for ep in eps:
+                try:
+                    module = ep.load()
+                except Exception as e:  # noqa: BLE001 - a broken plugin must not break the others
+                    self._problem(ep.name, e)
+                    continue
+                self.register_module(module, name=ep.name)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CodecRegistry:
+        """A registry is a shared lookup service: copies (``gymnasium.make``) share it."""
+        return self
+
+    def _problem(self, name: str, e: BaseException) -> None:
+        self._problems.append(
+            CodecProblem(name, f"{type(e).__name__}: {e}", traceback.format_exc())
+        )
+
+    @property
+    def problems(self) -> tuple[CodecProblem, ...]:
+        """Plugins whose codecs could not be read."""
+        return tuple(self._problems)
+
+    def register_module(self, module: object, *, name: str | None = None) -> int:
+        """Read the codecs a hooks module (or object) declares, if it has the hook.
+
+        Returns:
+            How many codecs it registered.
+        """
+        label = name or str(getattr(module, "__name__", type(module).__name__))
+        hook = getattr(module, HOOK_NAME, None)
+        if hook is None:
+            return 0
+        try:
+            specs = list(hook())
+            for spec in specs:
+                if not isinstance(spec, CodecSpec):
+                    raise TypeError(f"{HOOK_NAME} yielded {type(spec).__name__}, not CodecSpec")
+            for spec in specs:
+                self.register(attrs.evolve(spec, source=spec.source or label))
+        except CodecError:
+            raise
+        except Exception as e:  # noqa: BLE001 - report, do not crash
+            self._problem(label, e)
+            return 0
+        return len(specs)
+
+    def register(self, spec: CodecSpec, *, replace: bool = False) -> None:
+        """Register a codec spec.
+
+        Args:
+            spec: the codec and its game id.
+            replace: allow replacing a codec already registered for the game.
+
+        Raises:
+            CodecError: the game has a codec already (and ``replace`` is false).
+        """
+        if not isinstance(spec, CodecSpec):
+            raise TypeError(f"expected a CodecSpec, not {type(spec).__name__}")
+        if not spec.source:
+            spec = attrs.evolve(spec, source="code")
+        old = self._specs.get(spec.game)
+        if old is not None and not replace:
+            raise CodecError(
+                f"duplicate codec for game {spec.game!r}: registered by both "
+                f"{old.source!r} and {spec.source!r}"
+            )
+        self._specs[spec.game] = spec
+
+    def specs(self) -> Mapping[str, CodecSpec]:
+        """Every registered codec spec by game id, sorted."""
+        return {k: self._specs[k] for k in sorted(self._specs)}
+
+    def spec(self, game: str) -> CodecSpec:
+        """The codec spec of one game.
+
+        Raises:
+            CodecError: the game declares no codec (the message says how to add one).
+        """
+        try:
+            return self._specs[game]
+        except KeyError:
+            raise CodecError(_missing(game)) from None
+
+    def codec(self, game: Game[Any, Any, Any], num_players: int) -> Codec:
+        """Build the codec of ``game`` (with its options) for ``num_players`` seats.
+
+        Raises:
+            CodecError: the game declares no codec, or its factory returned no codec.
+        """
+        codec = self.spec(game.name).factory(game, num_players)
+        if not isinstance(codec, Codec):
+            raise CodecError(f"the codec factory of {game.name!r} returned {codec!r}, not a Codec")
+        if codec.observation_size < 1 or codec.num_actions < 1:
+            raise CodecError(
+                f"the codec of {game.name!r} declares observation_size="
+                f"{codec.observation_size}, num_actions={codec.num_actions}; both must be >= 1"
+            )
+        return codec
+
+
+def _missing(game: str) -> str:
+    where = "its plugin"
+    try:
+        dist = default_host().game_spec(game).distribution
+        if dist:
+            where = f"its plugin ({dist})"
+    except LookupError:
+        pass
+    return (
+        f"game {game!r} declares no RL codec: {where} has no `{HOOK_NAME}` hook yielding "
+        f"CodecSpec(game={game!r}, factory=...) in its hooks module. Add the hook (see "
+        "docs/how-to/rl.md) or register one from code with "
+        "cardcore.adapters.register_codec(CodecSpec(...))"
+    )
+
+
+@functools.cache
+def default_registry() -> CodecRegistry:
+    """The registry of installed plugins' codecs, built on first use and then reused."""
+    return CodecRegistry()
+
+
+def register_codec(
+    spec: CodecSpec, *, registry: CodecRegistry | None = None, replace: bool = False
+) -> None:
+    """Register a codec from code (a notebook, a test) in the default or a given registry.
+
+    Args:
+        spec: the codec and its game id.
+        registry: where to register (default: :func:`default_registry`).
+        replace: allow replacing a codec already registered for the game.
+
+    Raises:
+        CodecError: the game has a codec already (and ``replace`` is false).
+    """
+    (registry or default_registry()).register(spec, replace=replace)
+
+
+def load_codec(
+    game: str | Game[Any, Any, Any],
+    num_players: int | None = None,
+    *,
+    registry: CodecRegistry | None = None,
+    host: PluginHost | None = None,
+    preset: str = "default",
+    **options: Any,
+) -> Codec:
+    """The codec of a game (an id, built with ``preset`` and ``options``, or a Game).
+
+    Args:
+        game: a game id or a built game.
+        num_players: the seat count (default: the game's smallest).
+        registry: where to look up codecs (default: :func:`default_registry`).
+        host: the plugin host that builds a game from its id.
+        preset: the preset, for a game given by id.
+        **options: option overrides, for a game given by id.
+
+    Returns:
+        The codec.
+
+    Raises:
+        CodecError: the game declares no codec.
+    """
+    g = _game(game, host, preset, options)
+    n = g.min_players if num_players is None else num_players
+    return (registry or default_registry()).codec(g, n)
+
+
+def _game(
+    game: str | Game[Any, Any, Any],
+    host: PluginHost | None,
+    preset: str,
+    options: Mapping[str, Any],
+) -> Game[Any, Any, Any]:
+    if isinstance(game, str):
+        return (host or default_host()).load_game(game, preset=preset, **options)
+    if options or preset != "default":
+        raise ValueError("preset and options apply to a game given by id, not to a built game")
+    return game

@@ -1,0 +1,88 @@
+"""What the PettingZoo and Gymnasium environments share: spaces and observation arrays.
+
+This module imports numpy and gymnasium; only the environment modules import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final, final
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from cardcore._game import Game
+from cardcore._host import PluginHost, default_host
+from cardcore.adapters._codec import Codec, TableCodec
+from cardcore.adapters._registry import CodecRegistry, default_registry
+
+__all__ = ["ObsDict", "ObservationEncoder", "observation_space", "resolve"]
+
+ObsDict = dict[str, npt.NDArray[Any]]
+"""An environment observation: ``{"observation": float32[size], "action_mask": int8[n]}``."""
+
+RENDER_MODES: Final = ("human", "ansi")
+
+
+def observation_space(codec: Codec) -> spaces.Dict:
+    """The observation space of every seat: the encoding in ``[-1, 1]`` and the mask."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-1.0, 1.0, (codec.observation_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (codec.num_actions,), np.int8),
+        }
+    )
+
+
+@final
+class ObservationEncoder:
+    """Turns cardcore observations into fresh numpy observation dicts for one codec."""
+
+    __slots__ = ("_codec", "_encode", "_lookup", "_n")
+
+    def __init__(self, codec: Codec) -> None:
+        self._codec = codec
+        self._n = codec.num_actions
+        self._encode: Callable[[Any], Sequence[float]] = codec.encode
+        self._lookup: Callable[[Any], int] = codec.action_index
+        if isinstance(codec, TableCodec):  # skip two layers of calls in the hot path
+            self._encode = codec.encoding.encode
+            self._lookup = codec.actions.mapping.__getitem__
+
+    def __call__(self, observation: Any) -> ObsDict:
+        """The encoding and the action mask of the observation (new arrays every call)."""
+        mask = np.zeros(self._n, np.int8)
+        lookup = self._lookup
+        try:
+            for a in observation.legal_actions:
+                mask[lookup(a)] = 1
+        except KeyError:
+            for a in observation.legal_actions:
+                self._codec.action_index(a)  # raises with the codec's own message
+            raise
+        return {
+            "observation": np.array(self._encode(observation), dtype=np.float32),
+            "action_mask": mask,
+        }
+
+
+def resolve(
+    game_id: str,
+    num_players: int | None,
+    options: dict[str, Any],
+    host: PluginHost | None,
+    registry: CodecRegistry | None,
+) -> tuple[Game[Any, Any, Any], int, Codec]:
+    """Build the game, check the player count, and find its codec."""
+    game = (host or default_host()).load_game(game_id, **options)
+    n = game.min_players if num_players is None else num_players
+    if not game.min_players <= n <= game.max_players:
+        raise ValueError(f"{game_id} is for {game.min_players}-{game.max_players} players, not {n}")
+    return game, n, (registry or default_registry()).codec(game, n)
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Refuse a render mode the environments do not offer."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")

@@ -1,0 +1,224 @@
+"""A PettingZoo AEC environment for every cardcore game that declares a codec.
+
+Example:
+    >>> from cardcore.adapters import pettingzoo
+    >>> env = pettingzoo.env("nyuri", num_players=3)  # doctest: +SKIP
+    >>> env.reset(seed=1)  # doctest: +SKIP
+    >>> for agent in env.agent_iter():  # doctest: +SKIP
+    ...     obs, reward, terminated, truncated, info = env.last()
+    ...     action = None if terminated else env.action_space(agent).sample(obs["action_mask"])
+    ...     env.step(action)
+
+One agent per seat (``player_0`` ...). ``agent_selection`` is always the seat to move.
+Observations are ``{"observation": float32[size], "action_mask": int8[num_actions]}``;
+the mask marks the agent's legal actions when it is to move and is all zeros otherwise.
+The only rewards come at the end: each seat gets ``Outcome.reward(seat)``, its (team's)
+share of the win, and every agent terminates. An action that is not legal raises
+:class:`cardcore.IllegalActionError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, final
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from cardcore._game import IllegalActionError
+from cardcore._host import PluginHost
+from cardcore._table import SPECTATOR
+from cardcore.adapters._registry import CodecRegistry
+from cardcore.adapters._spaces import (
+    RENDER_MODES,
+    ObsDict,
+    ObservationEncoder,
+    check_render_mode,
+    observation_space,
+    resolve,
+)
+
+__all__ = ["CardcoreAECEnv", "env"]
+
+
+@final
+class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+    """A cardcore game as a PettingZoo AEC environment (build it with :func:`env`).
+
+    Args:
+        game_id: the game (``nyuri``).
+        num_players: seats (default: the game's smallest count).
+        render_mode: ``"ansi"`` (``render()`` returns the text), ``"human"`` (prints it)
+            or ``None`` (returns it).
+        host: the plugin host that builds the game (default: installed plugins).
+        registry: where the game's codec is found (default: installed plugins').
+        **options: the game's preset (``preset=...``) and option overrides.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's documented class attribute
+        "name": "cardcore_v0",
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 1,
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        *,
+        host: PluginHost | None = None,
+        registry: CodecRegistry | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        check_render_mode(render_mode)
+        self.game, self.num_players, self.codec = resolve(
+            game_id, num_players, options, host, registry
+        )
+        self.render_mode = render_mode
+        self.metadata = {**type(self).metadata, "name": f"cardcore_{game_id.replace('-', '_')}_v0"}
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(self.num_players)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = observation_space(self.codec)
+        act_space = spaces.Discrete(self.codec.num_actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self._encoder = ObservationEncoder(self.codec)
+        self._np_random, self._np_random_seed = seeding.np_random(None)
+        self._state: Any = None
+        self.agents: list[str] = []
+
+    # ---- spaces --------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of an agent (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of an agent: ``Discrete(codec.num_actions)``."""
+        return self.action_spaces[agent]
+
+    # ---- the AEC API ---------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game.
+
+        Args:
+            seed: seeds the environment; the same seed deals the same game. Without one,
+                the next game's seed is drawn from the environment's generator.
+            options: accepted for API compatibility; unused.
+        """
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        game_seed = int(self._np_random.integers(0, 2**63 - 1))
+        self._state = self.game.initial_state(self.num_players, game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        current = self.game.current_player(self._state)
+        if current is None:
+            self._finish()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[current]
+
+    def observe(self, agent: str) -> ObsDict:
+        """The agent's encoded observation and action mask (new arrays every call)."""
+        return self._encoder(self.game.observe(self._state, self._seat_of[agent]))
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent.
+
+        Raises:
+            IllegalActionError: the index is out of range or not a legal action now (the
+                game is unchanged).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(action, f"{agent} is to move and must act")
+        index = int(action)
+        if not 0 <= index < self.codec.num_actions:
+            raise IllegalActionError(
+                action, f"index {index} is outside 0..{self.codec.num_actions - 1}"
+            )
+        self._state = self.game.apply(self._state, self.codec.action_at(index))
+        self._cumulative_rewards[agent] = 0.0
+        current = self.game.current_player(self._state)
+        if current is None:
+            self._finish()
+        else:
+            self._clear_rewards()
+            self.agent_selection = self.possible_agents[current]
+        self._accumulate_rewards()
+
+    def _finish(self) -> None:
+        outcome = self.game.outcome(self._state)
+        assert outcome is not None, "a finished game has an outcome"
+        for agent in self.agents:
+            self.rewards[agent] = outcome.reward(self._seat_of[agent])
+            self.terminations[agent] = True
+            self.infos[agent] = {"outcome": outcome}
+
+    def render(self) -> str | None:
+        """The game as text from an onlooker's point of view (printed in ``human`` mode)."""
+        if self._state is None:
+            return None
+        text: str = self.game.render(self.game.observe(self._state, SPECTATOR))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    @property
+    def game_state(self) -> Any:
+        """The full game state, hidden cards included: for debugging, never for agents."""
+        return self._state
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator that draws each game's seed (reseeded by ``reset(seed=...)``)."""
+        return self._np_random
+
+
+def env(
+    game_id: str,
+    num_players: int | None = None,
+    render_mode: str | None = None,
+    *,
+    host: PluginHost | None = None,
+    registry: CodecRegistry | None = None,
+    **options: Any,
+) -> CardcoreAECEnv:
+    """A PettingZoo AEC environment for an installed game.
+
+    Args:
+        game_id: the game (``nyuri``).
+        num_players: seats (default: the game's smallest count).
+        render_mode: ``"ansi"``, ``"human"`` or ``None``.
+        host: the plugin host that builds the game (default: installed plugins).
+        registry: where the game's codec is found (default: installed plugins').
+        **options: the game's preset (``preset=...``) and option overrides.
+
+    Returns:
+        The environment; call ``reset(seed=...)`` before use.
+
+    Raises:
+        CodecError: the game declares no codec.
+        ValueError: an unsupported player count or render mode.
+    """
+    return CardcoreAECEnv(
+        game_id, num_players, render_mode, host=host, registry=registry, **options
+    )

@@ -1,0 +1,201 @@
+"""The codec building blocks: action index, table encoding, helpers; a light import."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardcore import DECK_52, Card, load_game, parse_card
+from cardcore.adapters import (
+    ActionIndex,
+    Codec,
+    Slots,
+    TableCodec,
+    TableEncoding,
+    legal_indices,
+    one_hot,
+    scaled,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def highcard_codec(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.syspath_prepend(str(ROOT))
+    from tests.adapters.rl_highcard import highcard_codec
+
+    return highcard_codec
+
+
+def test_import_adapters_is_light() -> None:
+    """`import cardcore.adapters` loads no numpy, gymnasium, pettingzoo or game plugin."""
+    code = (
+        "import sys, cardcore.adapters; "
+        "bad = sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'gymnasium', "
+        "'pettingzoo', 'cardcore_highcard', 'cardcore_nyuri', 'cardcore_noddy', 'cardcore_box', "
+        "'cardcore_nestors'}); print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_adapters_all_is_sorted_and_complete() -> None:
+    """cardcore.adapters.__all__ is sorted and names every public name."""
+    import cardcore.adapters as mod
+
+    assert mod.__all__ == sorted(mod.__all__, key=lambda s: (not s.isupper(), s))
+    public = {n for n in dir(mod) if not n.startswith(("_", "@"))} - {"gymnasium", "pettingzoo"}
+    assert public == set(mod.__all__)
+
+
+def test_action_index_is_a_bijection() -> None:
+    """Indexes follow the given order and map back to their actions."""
+    index = ActionIndex(f"play {c}" for c in DECK_52)
+    assert len(index) == 52
+    for i, a in enumerate(index):
+        assert index.index(a) == i
+        assert index.at(i) == a
+    assert index.actions[0] == f"play {DECK_52[0]}"
+    assert index.mapping[index.at(7)] == 7
+
+
+def test_action_index_refuses_duplicates_and_emptiness() -> None:
+    """An action listed twice, or no action at all, is refused."""
+    with pytest.raises(ValueError, match="listed twice: pass"):
+        ActionIndex(["pass", "bid 1", "pass"])
+    with pytest.raises(ValueError, match="at least one"):
+        ActionIndex([])
+
+
+def test_action_index_errors_name_the_problem() -> None:
+    """Unknown actions and out-of-range indexes raise with a clear message."""
+    index = ActionIndex(["pass", "bid 1"])
+    with pytest.raises(KeyError, match="'bid 9' is not in the action index"):
+        index.index("bid 9")
+    with pytest.raises(KeyError, match="not in the action index"):
+        index.index(["unhashable"])  # type: ignore[arg-type]
+    with pytest.raises(IndexError, match=r"outside 0\.\.1"):
+        index.at(2)
+    with pytest.raises(IndexError):
+        index.at(-1)
+
+
+def test_one_hot_and_scaled() -> None:
+    """one_hot marks one place (none for None); scaled clips to [-1, 1]."""
+    assert one_hot(2, 4) == [0.0, 0.0, 1.0, 0.0]
+    assert one_hot(None, 3) == [0.0, 0.0, 0.0]
+    assert one_hot(5, 3) == [0.0, 0.0, 0.0]
+    assert scaled(30, 120) == 0.25
+    assert scaled(500, 120) == 1.0
+    assert scaled(-500, 120) == -1.0
+
+
+def test_table_encoding_layout_matches_feature_names() -> None:
+    """Every position has a name, and the names follow the documented order."""
+    game = load_game("highcard")
+    enc = TableEncoding.for_game(
+        game, 3, facts=lambda o: [0.5], facts_size=1, slots=[Slots("trick", 2)]
+    )
+    names = enc.feature_names()
+    assert len(names) == enc.size == 6 * 53 + 2 * 52 + 3 + 3 + 1
+    assert names[0] == "stock:2♣"
+    assert names[52] == "size:stock"
+    assert names[6 * 53] == "trick[bottom-0]:2♣"
+    assert names[-1] == "fact:0"
+    assert names[-7:-1] == ["seat:0", "seat:1", "seat:2", "to-move:0", "to-move:1", "to-move:2"]
+
+
+def test_table_encoding_reads_what_the_seat_knows() -> None:
+    """Known cards, zone sizes, seat and mover one-hots, trick slots and facts land in place."""
+    game = load_game("highcard")
+    deck = [parse_card(t) for t in (["2♣", "3♣", "4♣", "5♣", "A♠", "K♠"])]
+    rest = [c for c in DECK_52 if c not in deck]
+    state = game.initial_state(2, 0, dealer=1, deck=[*deck, *rest])
+    obs = game.observe(state, 0)
+    enc = TableEncoding.for_game(
+        game, 2, facts=lambda o: [w / 3 for w in o.wins], facts_size=2, slots=[Slots("trick", 2)]
+    )
+    names = enc.feature_names()
+    values = dict(zip(names, enc.encode(obs), strict=True))
+    hand = set(game.observe(state, 0).table.cards("hand0"))
+    for c in DECK_52:
+        assert values[f"hand0:{c}"] == (1.0 if c in hand else 0.0)
+        assert values[f"hand1:{c}"] == 0.0  # seat 0 cannot see seat 1's hand
+    assert values["size:hand0"] == pytest.approx(3 / 52)
+    assert values["size:hand1"] == pytest.approx(3 / 52)
+    assert values["size:stock"] == pytest.approx(46 / 52)
+    assert values["seat:0"] == 1.0 and values["seat:1"] == 0.0
+    mover = game.current_player(state)
+    assert values[f"to-move:{mover}"] == 1.0
+    # Play a card: it shows in the trick zone and in the first trick slot.
+    action = game.legal_actions(state)[0]
+    after = game.apply(state, action)
+    values = dict(zip(names, enc.encode(game.observe(after, 0)), strict=True))
+    assert values[f"trick:{action.card}"] == 1.0
+    assert values[f"trick[bottom-0]:{action.card}"] == 1.0
+    assert sum(v for k, v in values.items() if k.startswith("trick[bottom-1]")) == 0.0
+
+
+def test_table_encoding_top_slots_and_zone_subset() -> None:
+    """from_top slots read the last placed card; `zones` restricts the zones encoded."""
+    game = load_game("highcard")
+    state = game.initial_state(2, 3)
+    first = game.legal_actions(state)[0]
+    state = game.apply(state, first)
+    enc = TableEncoding.for_game(game, 2, zones=["trick"], slots=[Slots("trick", 1, from_top=True)])
+    assert enc.size == 53 + 52 + 4
+    values = dict(zip(enc.feature_names(), enc.encode(game.observe(state, 1)), strict=True))
+    assert values[f"trick[top-0]:{first.card}"] == 1.0
+
+
+def test_table_encoding_refuses_bad_declarations() -> None:
+    """Unknown zones, slots on unordered zones and wrong fact counts are refused."""
+    game = load_game("highcard")
+    with pytest.raises(KeyError, match="no zone 'pile'"):
+        TableEncoding.for_game(game, 2, zones=["pile"])
+    with pytest.raises(ValueError, match="ordered"):
+        TableEncoding.for_game(game, 2, slots=[Slots("hand0", 1)])
+    with pytest.raises(ValueError, match="without a facts function"):
+        TableEncoding.for_game(game, 2, facts_size=2)
+    with pytest.raises(ValueError, match=">= 0"):
+        TableEncoding.for_game(game, 2, facts=lambda o: [], facts_size=-1)
+    enc = TableEncoding.for_game(game, 2, facts=lambda o: [1.0], facts_size=2)
+    with pytest.raises(ValueError, match="returned 1 values, not the declared 2"):
+        enc.encode(game.observe(game.initial_state(2, 0), 0))
+
+
+def test_spectator_encodes_without_a_seat() -> None:
+    """An onlooker's observation encodes with an all-zero seat one-hot."""
+    game = load_game("highcard")
+    enc = TableEncoding.for_game(game, 2)
+    values = dict(
+        zip(
+            enc.feature_names(), enc.encode(game.observe(game.initial_state(2, 0), -1)), strict=True
+        )
+    )
+    assert values["seat:0"] == values["seat:1"] == 0.0
+    assert all(math.isfinite(v) for v in values.values())
+
+
+def test_table_codec_is_a_codec(highcard_codec: Any) -> None:
+    """A TableCodec satisfies the Codec protocol, and legal_indices follow the legal actions."""
+    game = load_game("highcard")
+    codec = highcard_codec(game, 2)
+    assert isinstance(codec, Codec)
+    assert isinstance(codec, TableCodec)
+    assert codec.num_actions == 52
+    assert "num_actions=52" in repr(codec)
+    state = game.initial_state(2, 5)
+    seat = game.current_player(state)
+    assert seat is not None
+    obs = game.observe(state, seat)
+    idx = legal_indices(codec, obs)
+    assert [codec.action_at(i) for i in idx] == list(obs.legal_actions)
+    assert all(codec.action_at(i).card == Card.of(i) for i in idx)
+    assert legal_indices(codec, game.observe(state, 1 - seat)) == []
