@@ -8,6 +8,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +194,27 @@ def test_importing_the_arena_stays_light() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_partnership_copies_play_as_a_team(tmp_path: Path) -> None:
+    """At Nestors two bots each hold a whole team, and the teams share each game's win."""
+    pytest.importorskip("cardcore_nestors")
+    db = tmp_path / "n.sqlite"
+    result = run_arena("nestors", ["random", "random"], games=1, seed=1, workers=0, db=db)
+    assert result.config.players == 4
+    assert result.arrangements == ((0, 1, 0, 1), (1, 0, 1, 0))
+    for deal, arrangement, seats, *_, outcome, _record in _stored(db, "nestors"):
+        assert outcome["teams"] == [[0, 2], [1, 3]], (deal, arrangement)
+        team = [sum(Fraction(outcome["shares"][s]) for s in t) for t in ((0, 2), (1, 3))]
+        assert sum(team) == 1
+        assert seats[0] == seats[2] != seats[1] == seats[3]
+    assert sum(b.win_share.mean for b in result.bots) == pytest.approx(1.0)
+
+
+def test_progress_bar_draws_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """With the bar on, games done and the rate go to stderr; stdout stays clean."""
+    result = run_arena("highcard", ["random", "random"], games=3, workers=0, progress=True)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "6/6" in captured.err and "games/s" in captured.err
+    assert result.played == 6
