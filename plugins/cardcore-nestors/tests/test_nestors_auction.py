@@ -87,7 +87,7 @@ def test_first_dealer_without_a_stacked_deck() -> None:
 
 
 def test_first_deal_and_row() -> None:
-    """NS-3.4, NS-3.5, NS-9.2: hole card, three face-up cards, 5 each from the dealer's right."""
+    """NS-2.2, NS-3.4, NS-3.5, NS-9.2: 36 cards; hole, 3 face-up cards, 5 each from the right."""
     deck = [Card.of(c) for c in _DECK_IDS]
     state = GAME.initial_state(4, 0, dealer=1, deck=deck)
     ids = [c.id for c in deck]
@@ -235,7 +235,7 @@ def test_trump_rank_must_be_held() -> None:
 
 
 def test_hole_card_and_second_deal() -> None:
-    """NS-4.8 to NS-4.10, NS-9.2: the bidder takes the hole card; 3 more each; 9/8/8/8."""
+    """NS-4.8, NS-4.9, NS-4.10, NS-9.2: the bidder takes the hole card; 3 more each; 9/8/8/8."""
     deck = stacked(
         dealer=3,
         hole="K♥",

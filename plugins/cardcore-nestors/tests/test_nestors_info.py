@@ -194,3 +194,17 @@ def test_placed_sampling_fallback() -> None:
                 assert GAME.observe(sampled, seat) == obs
                 tried += 1
     assert tried > 100
+
+
+def test_public_facts_are_in_every_observation() -> None:
+    """NS-8.1: scores, dealer, draw, row, calls, contract, trump, tricks and sizes are public."""
+    from cardcore_nestors.game import ROW, TRICK, WON
+
+    for state in walk(GAME, 12, 400):
+        for seat in SEATS:
+            obs = GAME.observe(state, seat)
+            assert (obs.match, obs.deal, obs.play) == (state.match, state.deal, state.play)
+            t = obs.table
+            for zone in (ROW, TRICK, WON, WON + 1):  # face-up cards and won tricks
+                assert t.known[zone] == state.table.masks[zone]
+            assert t.sizes == tuple(m.bit_count() for m in state.table.masks)

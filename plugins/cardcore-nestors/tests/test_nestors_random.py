@@ -49,7 +49,7 @@ def play_out(game: Nestors, seed: int) -> tuple[NestorsState, int]:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c.label())
 def test_random_games_to_the_end(config: Any) -> None:
-    """Every preset and every single-option change: random games end, invariants hold."""
+    """Every preset and single-option change: random games end; NS-9.1 to NS-9.8 hold."""
     game = build(config.preset, dict(config.overrides))
     for seed in range(3):
         state, steps = play_out(game, seed)

@@ -357,7 +357,7 @@ def test_leave_refuses_a_card_not_on_the_table() -> None:
 
 @pytest.mark.parametrize(("right", "winner"), [("9♥", 0), ("10♦", 1)])
 def test_ns_t21_trick_12(right: str, winner: int) -> None:
-    """NS-T21 (NS-4.16): the bidder plays Q♥, seat 1 plays 9♥ (or trumps with 10♦)."""
+    """NS-T21 (NS-4.16, NS-5.1): bidder Q♥, seat 1 9♥ (or the trump 10♦); the hand ends."""
     game = Nestors(NestorsOptions(threshold=1))  # the game ends: the last table stays
     state = position(game, trump=10, trick=12, carry="6♠", hands={0: "Q♥", 1: right})
     assert state.current == 0

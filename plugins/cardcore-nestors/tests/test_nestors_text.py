@@ -207,7 +207,7 @@ def test_render_shows_the_trick_and_carry() -> None:
 
 
 def test_registration_and_options() -> None:
-    """The plugin registers ``nestors`` with its presets and the ``nestors-heuristic`` bot."""
+    """The plugin registers ``nestors``, its presets, its bot; NS-2.1: partners {0,2}, {1,3}."""
     game = load_game("nestors", preset="pagat")
     assert isinstance(game, Nestors)
     assert game.options == PRESETS["pagat"] == NestorsOptions(next_dealer="bidder")
@@ -230,3 +230,15 @@ def test_take_needs_two_cards() -> None:
     with pytest.raises(ValueError, match="two"):
         Take((parse_card("9♠"),))
     assert Take(parse_cards("K♦ 9♠")) == Take(parse_cards("9♠ K♦"))
+
+
+def test_hooks_module_follows_the_hook_spec() -> None:
+    """The hooks module implements cardcore's hook protocol (checked by mypy too)."""
+    import cardcore_nestors.hooks as hooks_module
+    from cardcore import CardcoreHooks
+
+    hooks: CardcoreHooks = hooks_module
+    specs = list(hooks.cardcore_register_games())
+    assert [s.name for s in specs] == ["nestors"]
+    assert specs[0].min_players == specs[0].max_players == 4
+    assert [b.name for b in hooks.cardcore_register_bots()] == ["nestors-heuristic"]
