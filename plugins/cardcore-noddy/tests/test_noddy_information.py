@@ -18,6 +18,7 @@ from cardcore_noddy import (
     NoddyState,
     Pass,
     Phase,
+    Play,
     Shown,
 )
 from cardcore_noddy.game import HANDS, STOCK
@@ -197,3 +198,28 @@ def test_observation_helpers() -> None:
     assert obs.my_hand == parse_cards("8♦ 2♠")
     assert obs.pile == (parse_card("7♣"),)
     assert obs.phase is Phase.PLAY and obs.total == 7
+
+
+def test_fast_deal_and_play_match_the_card_table() -> None:
+    """ND-3.3, ND-4.5: the game's dealing and playing shortcuts move cards, and tell seats
+    about them, exactly as gathering, drawing and ``CardTable.move`` would.
+    """
+    from cardcore_noddy.game import LAYOUT, PILE, TURNUP, _fresh_deal, _to_pile
+
+    g = game()
+    rng = random.Random(2)
+    for s in reachable(g, range(3), every=3):
+        top = rng.sample(range(52), 7)
+        for dealer in (0, 1):
+            nd = 1 - dealer
+            slow = s.table.gather(STOCK)
+            for i, zone in enumerate((HANDS[nd], HANDS[dealer]) * 3 + (TURNUP,)):
+                slow = slow.move(top[i], STOCK, zone)
+            assert _fresh_deal(top, nd, dealer) == slow
+        if s.phase is Phase.PLAY and s.current is not None:
+            for action in g.legal_actions(s):
+                assert isinstance(action, Play)
+                card = action.card.id
+                hand = HANDS[s.current]
+                assert _to_pile(s.table, card, hand) == s.table.move(card, hand, PILE)
+    assert LAYOUT.zones[STOCK].name == "stock"
