@@ -358,6 +358,23 @@ _SUIT_PLAYS: Final = tuple(
 )
 
 
+_SUIT_LEAVES: Final = tuple(
+    tuple(tuple(_LEAVES[13 * s + 4 + k] for k in range(9) if (p >> k) & 1) for p in range(512))
+    for s in range(4)
+)
+_CARDS: Final = tuple(Card.of(c) for c in range(52))
+
+
+def _leaves(mask: int) -> tuple[Leave, ...]:
+    """The leave actions for a set of cards, in card order."""
+    return (
+        _SUIT_LEAVES[0][(mask >> 4) & 511]
+        + _SUIT_LEAVES[1][(mask >> 17) & 511]
+        + _SUIT_LEAVES[2][(mask >> 30) & 511]
+        + _SUIT_LEAVES[3][(mask >> 43) & 511]
+    )
+
+
 def _plays(mask: int) -> tuple[Play, ...]:
     """The play actions for a set of cards, in card order."""
     return (
@@ -436,9 +453,9 @@ _PH_OVER: Final = Phase.OVER
 
 
 @final
-@attrs.frozen(kw_only=True)
+@attrs.frozen
 class TrickRecord:
-    """A finished trick, as every seat saw it."""
+    """A finished trick, as every seat saw it (built positionally: one per trick)."""
 
     number: int
     """1 to 12."""
@@ -794,7 +811,7 @@ class Nestors:
                         hand &= req | _RANK_MASK[state.deal.trump]
             return _plays(hand)
         if phase is _PH_LEAVE:
-            return tuple(_LEAVES[c] for c in card_ids(masks[TRICK] | masks[ROW]))
+            return _leaves(masks[TRICK] | masks[ROW])
         if phase is _PH_AUCTION:
             hand = masks[HAND + seat]
             d = state.deal
@@ -825,6 +842,8 @@ class Nestors:
         """
         phase = state.phase
         kind = type(action)
+        if kind is Play and phase is _PH_PLAY:
+            return self._play(state, action)  # type: ignore[arg-type]
         if phase is _PH_PLAY:
             if kind is Play:
                 return self._play(state, action)  # type: ignore[arg-type]
@@ -1093,13 +1112,14 @@ class Nestors:
         gain = _mask_points(taken, _POINTS[state.deal.trump]) + 5
         p0, p1 = p.points
         w0, w1 = p.tricks
+        a, b, c3 = t.orders[TRICK]
         record = TrickRecord(
-            number=p.trick,
-            leader=p.leader,
-            cards=tuple(Card.of(x) for x in t.orders[TRICK]),
-            carry=Card.of(_lowest(carry)),
-            winner=seat,
-            left=action.card,
+            p.trick,
+            p.leader,
+            (_CARDS[a], _CARDS[b], _CARDS[c3]),
+            _CARDS[_lowest(carry)],
+            seat,
+            action.card,
         )
         trick = p.trick + 1
         bidder = state.deal.bidder
@@ -1435,17 +1455,17 @@ def _c_reason(a: int, b: int, required: int, trump: int) -> str:
 
 
 def _public_move(table: CardTable, card: int, src: int, dst: int) -> CardTable:
-    """Move a card face up from ``src`` to the ordered zone ``dst`` (everyone sees it)."""
+    """Move a card face up from ``src`` to the ordered zone ``dst`` (everyone sees it).
+
+    Only used once the stock is empty, so the trick is the only ordered zone with cards.
+    """
     bit = 1 << card
     masks = list(table.masks)
     masks[src] ^= bit
     masks[dst] |= bit
-    orders = list(table.orders)
-    orders[dst] = (*orders[dst], card)
+    orders = (*_EMPTY_ORDERS[:dst], (*table.orders[dst], card), *_EMPTY_ORDERS[dst + 1 :])
     k = table.known
-    return CardTable(
-        LAYOUT, tuple(masks), tuple(orders), (k[0] | bit, k[1] | bit, k[2] | bit, k[3] | bit)
-    )
+    return CardTable(LAYOUT, tuple(masks), orders, (k[0] | bit, k[1] | bit, k[2] | bit, k[3] | bit))
 
 
 def _positive_constraints(o: NestorsObservation) -> list[tuple[int, int]]:
