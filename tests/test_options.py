@@ -63,3 +63,15 @@ def test_option_infos_describe_each_option() -> None:
     assert infos["penalty"].choices == (False, True)
     assert infos["limit"].samples() == (1, 200, 500)
     assert infos["capture"].doc == "where steals go"
+
+
+def test_integer_steps() -> None:
+    """An integer option may require a multiple of a step, counted from its minimum."""
+
+    @attrs.frozen(kw_only=True)
+    class Bids:
+        min_bid: int = option(100, minimum=5, maximum=190, step=5)
+
+    assert build_options(Bids, {"default": Bids()}, "default", {"min_bid": "45"}).min_bid == 45
+    with pytest.raises(OptionError, match="a multiple of 5"):
+        build_options(Bids, {"default": Bids()}, "default", {"min_bid": "47"})

@@ -232,21 +232,24 @@ def replay(record: MatchRecord, game: Game[Any, Any, Any] | None = None) -> Iter
     state = initial_state_of(record, game)
     for i, text in enumerate(record.actions):
         seat = game.current_player(state)
-        where = f"action #{i + 1} {text!r}"
-        line = record.action_line(i)
-        if line is not None:
-            where += f" (line {line})"
         if seat is None:
-            raise RecordError(f"{where}: the game was already over")
+            raise RecordError(f"{_where(record, i)}: the game was already over")
         try:
             action = game.parse_action(text)
             after = game.apply(state, action)
         except IllegalActionError as e:
-            raise RecordError(f"{where}: illegal for seat {seat}: {e.reason}") from None
+            raise RecordError(f"{_where(record, i)}: illegal for seat {seat}: {e.reason}") from None
         except ValueError as e:
-            raise RecordError(f"{where}: {e}") from None
+            raise RecordError(f"{_where(record, i)}: {e}") from None
         yield Step(i, seat, action, state, after)
         state = after
+
+
+def _where(record: MatchRecord, index: int) -> str:
+    """Name an action of a record for an error: its number, text and file line."""
+    where = f"action #{index + 1} {record.actions[index]!r}"
+    line = record.action_line(index)
+    return where if line is None else f"{where} (line {line})"
 
 
 def verify(record: MatchRecord, game: Game[Any, Any, Any] | None = None) -> Any:

@@ -38,6 +38,8 @@ class OptionInfo:
     """Smallest allowed integer."""
     maximum: int | None = None
     """Largest allowed integer."""
+    step: int | None = None
+    """Integers must be a multiple of this (counted from ``minimum``, or from 0)."""
     doc: str = ""
     """One line saying what it changes."""
 
@@ -47,9 +49,9 @@ class OptionInfo:
             return ", ".join(_fmt(c) for c in self.choices)
         lo = "" if self.minimum is None else f">= {self.minimum}"
         hi = "" if self.maximum is None else f"<= {self.maximum}"
-        return (
-            "an integer " + " and ".join(x for x in (lo, hi) if x) if (lo or hi) else "an integer"
-        )
+        bounds = " and ".join(x for x in (lo, hi) if x)
+        text = f"an integer {bounds}" if bounds else "an integer"
+        return text + (f", a multiple of {self.step}" if self.step else "")
 
     def samples(self) -> tuple[Any, ...]:
         """A few representative values (every choice; for integers the bounds and default)."""
@@ -89,8 +91,10 @@ class OptionInfo:
         if ok and self.choices is not None:
             ok = v in self.choices
         if ok and self.kind is int:
-            ok = (self.minimum is None or v >= self.minimum) and (
-                self.maximum is None or v <= self.maximum
+            ok = (
+                (self.minimum is None or v >= self.minimum)
+                and (self.maximum is None or v <= self.maximum)
+                and (not self.step or (v - (self.minimum or 0)) % self.step == 0)
             )
         if not ok:
             raise OptionError(f"option {self.name}={value!r} is not allowed; use {self.allowed()}")
@@ -107,6 +111,7 @@ def option(
     choices: tuple[Any, ...] | None = None,
     minimum: int | None = None,
     maximum: int | None = None,
+    step: int | None = None,
     doc: str = "",
 ) -> Any:
     """Declare one option field of an options class (kind taken from the default).
@@ -124,6 +129,7 @@ def option(
         choices=choices,
         minimum=minimum,
         maximum=maximum,
+        step=step,
         doc=doc,
     )
 

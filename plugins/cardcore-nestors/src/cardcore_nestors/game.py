@@ -28,7 +28,6 @@ from cardcore import (
     IllegalActionError,
     JsonCodec,
     Layout,
-    OptionError,
     Outcome,
     Rank,
     Suit,
@@ -91,7 +90,7 @@ class NestorsOptions:
     )
     """NS-3.2: ``rotate`` (the previous dealer's right deals) or ``bidder``."""
     min_bid: int = option(
-        100, minimum=5, maximum=MAX_BID, doc="lowest legal bid, a multiple of 5 (5 to 190)"
+        100, minimum=5, maximum=MAX_BID, step=5, doc="lowest legal bid, a multiple of 5 (5 to 190)"
     )
     """NS-4.2: the lowest legal bid, a multiple of 5 from 5 to 190."""
     fail_penalty: str = option(
@@ -108,13 +107,6 @@ class NestorsOptions:
     """NS-5.2: the meaning of reaching ``-threshold``."""
     threshold: int = option(1000, minimum=1, doc="score that ends the game (+T or -T)")
     """NS-5.2: T, the score (plus or minus) that ends the game."""
-
-    def __attrs_post_init__(self) -> None:
-        if self.min_bid % 5:
-            raise OptionError(
-                f"option min_bid={self.min_bid!r} is not allowed; use a multiple of 5 "
-                f"from 5 to {MAX_BID}"
-            )
 
 
 PRESETS: Mapping[str, NestorsOptions] = {
