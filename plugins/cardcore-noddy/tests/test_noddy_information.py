@@ -19,6 +19,7 @@ from cardcore_noddy import (
     Pass,
     Phase,
     Play,
+    Played,
     Shown,
 )
 from cardcore_noddy.game import HANDS, STOCK
@@ -223,3 +224,51 @@ def test_fast_deal_and_play_match_the_card_table() -> None:
                 hand = HANDS[s.current]
                 assert _to_pile(s.table, card, hand) == s.table.move(card, hand, PILE)
     assert LAYOUT.zones[STOCK].name == "stock"
+
+
+def test_sampling_respects_the_announced_show() -> None:
+    """ND-4.3, ND-8.1: sampled hidden hands reproduce the opponent's announced show
+    (total and breakdown), with the cards it has played this hand and the turn-up.
+    """
+    from cardcore_noddy import count_show
+
+    g = game()
+    s = g.initial_state(2, 0, dealer=0, deck=stacked("7♣ 8♦ 2♠", "8♠ 9♥ K♣", "4♥"))
+    s = g.apply(g.apply(s, Pass()), Pass())
+    nd_show = next(e for e in s.events if isinstance(e, Shown) and e.seat == 1)
+    assert nd_show.points > 0
+    checked = 0
+    for moves in ((), ("play 7♣",), ("play 7♣", "play 8♠")):
+        t = s
+        for m in moves:
+            t = g.apply(t, g.parse_action(m))
+        obs = g.observe(t, 0)
+        played = [e.card for e in t.events if isinstance(e, Played) and e.seat == 1]
+        rng = random.Random(len(moves))
+        for _ in range(100):
+            sampled = g.sample_state(obs, rng)
+            assert g.observe(sampled, 0) == obs
+            hand = [*sampled.table.cards(HANDS[1]), *played]
+            got = count_show(hand, parse_card("4♥"), dealer=False, rules=g.rules)
+            assert got.parts == nd_show.parts
+            checked += 1
+    assert checked == 300
+
+
+def test_sampling_for_an_onlooker_respects_both_shows() -> None:
+    """ND-8.1: an onlooker's sampled state fits both announced shows."""
+    from cardcore_noddy import count_show
+
+    g = game()
+    s = g.initial_state(2, 0, dealer=0, deck=stacked("7♣ 8♦ 2♠", "8♠ 9♥ K♣", "4♥"))
+    s = g.apply(g.apply(s, Pass()), Pass())
+    shows = {e.seat: e.parts for e in s.events if isinstance(e, Shown)}
+    obs = g.observe(s, SPECTATOR)
+    rng = random.Random(3)
+    for _ in range(50):
+        sampled = g.sample_state(obs, rng)
+        assert g.observe(sampled, SPECTATOR) == obs
+        for seat in (0, 1):
+            hand = sampled.table.cards(HANDS[seat])
+            got = count_show(hand, parse_card("4♥"), dealer=seat == 0, rules=g.rules)
+            assert got.parts == shows[seat]

@@ -35,7 +35,6 @@ from cardcore import (
     parse_card,
     rng_below,
     rng_seed,
-    sample_table,
 )
 from cardcore_noddy.scoring import (
     JACK_OF,
@@ -165,6 +164,8 @@ NoddyAction = Play | ShowKnave | Pass
 _PLAY: Final = tuple(Play(Card.of(i)) for i in range(52))
 _SHOW_KNAVE: Final = ShowKnave()
 _PASS: Final = Pass()
+_SHOW_TRIES: Final = 300
+"""Random tries to find hidden cards that reproduce an announced show (``sample_state``)."""
 _LEGAL: dict[int, tuple[NoddyAction, ...]] = {}
 """Legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
 
@@ -933,26 +934,75 @@ class Noddy:
         )
 
     def sample_state(self, observation: NoddyObservation, rng: random.Random) -> NoddyState:
-        """Deal the cards the seat cannot see at random, keeping what it knows.
+        """A full state that agrees with everything the observing seat knows.
 
-        A seat that went at total T holds no card of pip value 31 - T or less (ND-4.4),
-        so such cards are kept out of its hand.
+        The cards the seat cannot see are dealt at random into the hands (and the rest
+        is the stock), keeping what the public events reveal:
+
+        * a seat that went at total T holds no card of pip value 31 - T or less (ND-4.4);
+        * a seat whose show was announced gets cards that, with those it has played this
+          hand and the turn-up, give exactly that breakdown (ND-4.3), when such cards turn
+          up within a few hundred random tries (rare shows may fall back to the other
+          constraints only).
+
+        Raises:
+            ValueError: no deal of the hidden cards fits the go constraints.
         """
         o = observation
-        exclude: dict[int, int] = {}
-        if o.phase is not Phase.OVER:
-            for seat in (0, 1):
-                if seat != o.seat and o.gone[seat]:
-                    at = _go_total(o.events, seat)
-                    exclude[HANDS[seat]] = _PLAYABLE[MAX_TOTAL - at]
-        table = sample_table(o.table, rng, exclude=exclude)
-        # Whatever the seat knows outside its own hand (turn-up, pile, a shown knave) is
-        # known to both seats; the sampler only gives the other seats their own zones.
-        public = 0
-        for z, known in enumerate(o.table.known):
-            if z != HANDS[o.seat] or o.seat == SPECTATOR:
-                public |= known
-        table = table.reveal(public, _ALL)
+        view = o.table
+        known_all = 0
+        for m in view.known:
+            known_all |= m
+        turnup_mask = view.known[TURNUP]
+        pile_mask = view.known[PILE]
+        hands = [view.known[HANDS[0]], view.known[HANDS[1]]]
+        shows: dict[int, tuple[tuple[str, int], ...]] = {}
+        played = [0, 0]
+        go_at: dict[int, int] = {}
+        public = turnup_mask | pile_mask
+        for e in reversed(o.events):
+            if isinstance(e, Deal):
+                break
+            if isinstance(e, Shown):
+                shows[e.seat] = e.parts
+            elif isinstance(e, Played):
+                played[e.seat] |= 1 << e.card.id
+            elif isinstance(e, Go):
+                go_at[e.seat] = e.total
+            elif isinstance(e, KnaveShown):
+                public |= 1 << e.card.id
+        turnup = (turnup_mask & -turnup_mask).bit_length() - 1
+        pool = _DECK & ~known_all
+        for seat in (0, 1):
+            need = view.sizes[HANDS[seat]] - hands[seat].bit_count()
+            if not need:
+                continue
+            allowed = pool
+            if seat in go_at:
+                allowed &= ~_PLAYABLE[MAX_TOTAL - go_at[seat]]
+            cards = list(card_ids(allowed))
+            if len(cards) < need:
+                raise ValueError(f"no deal of the hidden cards fits seat {seat}'s go")
+            pick = 0
+            parts = shows.get(seat)
+            if parts is not None and turnup >= 0:
+                fixed = hands[seat] | played[seat]
+                dealer = seat == o.dealer
+                for _ in range(_SHOW_TRIES):
+                    m = _mask(rng.sample(cards, need))
+                    if show_mask(fixed | m, turnup, dealer=dealer, rules=self.rules).parts == parts:
+                        pick = m
+                        break
+            if not pick:
+                pick = _mask(rng.sample(cards, need))
+            hands[seat] |= pick
+            pool &= ~pick
+        table = CardTable(
+            LAYOUT,
+            (pool, hands[0], hands[1], turnup_mask, pile_mask),
+            ((), (), (), (), view.orders[PILE]),
+            (hands[0] | public, hands[1] | public),
+        )
         return NoddyState(
             table=table,
             rng=rng.getrandbits(64),
@@ -1019,14 +1069,11 @@ def _flag(gone: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
     return (True, gone[1]) if seat == 0 else (gone[0], True)
 
 
-def _go_total(events: Sequence[Event], seat: int) -> int:
-    """The total at which ``seat`` went in the current hand."""
-    for e in reversed(events):
-        if isinstance(e, Go) and e.seat == seat:
-            return e.total
-        if isinstance(e, Deal):
-            break
-    raise ValueError(f"seat {seat} is marked gone but no go event is in this hand")
+def _mask(ids: Sequence[int]) -> int:
+    m = 0
+    for c in ids:
+        m |= 1 << c
+    return m
 
 
 _CODEC: Final = JsonCodec((Play, ShowKnave, Pass), Noddy.parse, _layout_for)
