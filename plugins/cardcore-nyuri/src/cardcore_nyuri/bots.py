@@ -1,0 +1,156 @@
+"""The ``nyuri-heuristic`` bot: plays Nyuri like a sensible beginner."""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any, final
+
+from cardcore import SPECTATOR
+from cardcore_nyuri.game import (
+    Decline,
+    Lay,
+    Nyuri,
+    NyuriAction,
+    NyuriObservation,
+    NyuriOptions,
+    Phase,
+    Steal,
+    Swap,
+    TakeBack,
+)
+
+__all__ = ["NyuriHeuristic"]
+
+_KEEP_HIGH = 0.01
+"""Cost per point of target value laid: high cards are worth keeping for stealing."""
+_OFFER_GUESS = 1.5
+"""About how many cards a thief adds to the target (its offer), for the lay estimate."""
+
+
+@final
+class NyuriHeuristic:
+    """A beginner's rules of thumb for Nyuri; it sees only its observation.
+
+    Rules of thumb:
+
+    * **Laying**: lay what the others are least likely to steal, weighed by what a theft
+      would hand them. The bot counts the cards it has not seen (in the stock or in other
+      hands) and, for each possible lay, how many single cards, pairs and (above 10)
+      triples of them would beat it; with a typical opponent's hand size that gives a
+      rough chance of a theft. A guard makes the target harder to steal but gives the
+      thief one more card, so it is used only when it lowers the risk enough. Between
+      lays of about the same risk the lower cards go first: high cards steal well.
+    * **Stealing**: always steal when a set beats every earlier offer (a tie goes to
+      the earlier offer, so it must be strictly higher). When captured cards go to a
+      pile (``capture=pile``) the offer counts too: use as many cards as possible, and
+      of those the cheapest set, to keep high cards for later. When they go to the hand
+      (``capture=hand``) the offer comes back, so offer the strongest set to fend off
+      later players, avoiding three-card sets under the penalty rule.
+    * **Nobody stole**: swap a low target (value 8 or less, or a guarded pair worth less
+      than 16) for a fresh card when the stock allows; take back anything better.
+
+    Args:
+        game: the rules (its options tune the rules of thumb); ``None`` for the defaults.
+        seed: accepted for the bot interface; the bot's play is deterministic.
+    """
+
+    name = "nyuri-heuristic"
+
+    def __init__(self, game: Any = None, *, seed: int = 0) -> None:
+        options = game.options if isinstance(game, Nyuri) else NyuriOptions()
+        self._pile = options.capture == "pile"
+        self._penalty = options.three_card_penalty
+        self._any_suit = options.guarded_single == "any_suit"
+
+    def act(self, observation: NyuriObservation) -> NyuriAction:
+        """Choose one of ``observation.legal_actions``."""
+        legal = observation.legal_actions
+        if observation.phase is Phase.LAY:
+            return self._lay(observation, legal)
+        if observation.phase is Phase.OFFER:
+            return self._offer(observation, legal)
+        return self._return(observation, legal)
+
+    # ---- laying ----------------------------------------------------------------------
+
+    def _lay(self, obs: NyuriObservation, legal: tuple[NyuriAction, ...]) -> NyuriAction:
+        # Cards that may be in another hand: all but this hand, the piles, the table and
+        # the stock cards known (swapped under it).
+        z = obs.zones
+        out = obs.table.mask(z.stock) | obs.table.mask(z.hand(obs.seat))
+        for s in range(obs.num_players):
+            out |= obs.table.mask(z.pile(s))
+        pool = [c for c in range(52) if not out >> c & 1]
+        counts = [0] * 15
+        for c in pool:
+            counts[c % 13 + 2] += 1
+        pairs, triples = _sum_counts(counts)
+        u = len(pool)
+        others = [
+            obs.table.size(obs.zones.hand(s))
+            for s in range(obs.num_players)
+            if s not in (obs.seat, SPECTATOR)
+        ]
+        h = round(sum(others) / len(others)) if others else 0
+
+        def cost(a: NyuriAction) -> tuple[float, int]:
+            assert isinstance(a, Lay)
+            t = a.value
+            suit = int(a.card.suit)
+            single_bar = t if a.guard is not None else int(a.card.rank)
+            singles = sum(
+                1
+                for c in pool
+                if c % 13 + 2 > single_bar
+                and (c // 13 == suit or (a.guard is not None and self._any_suit))
+            )
+            p1 = singles / u if u else 0.0
+            p2 = sum(pairs[t + 1 :]) / comb(u, 2) if u >= 2 else 0.0
+            p3 = sum(triples[t + 1 :]) / comb(u, 3) if u >= 3 and t > 10 else 0.0
+            k = h * p1 + comb(h, 2) * p2 + comb(h, 3) * p3
+            lost = (2 if a.guard is not None else 1) + _OFFER_GUESS
+            return (k / (1 + k) * lost + _KEEP_HIGH * t, t)
+
+        return min(legal, key=cost)
+
+    # ---- offering --------------------------------------------------------------------
+
+    def _offer(self, obs: NyuriObservation, legal: tuple[NyuriAction, ...]) -> NyuriAction:
+        best = max((sum(int(c.rank) for c in o) for o in obs.offers if o), default=0)
+        steals = [a for a in legal if isinstance(a, Steal) and a.value > best]
+        if not steals:
+            return next(a for a in legal if isinstance(a, Decline))
+        if self._pile:
+            return max(steals, key=lambda a: (len(a.cards), -a.value))
+        if self._penalty:
+            steals = [a for a in steals if len(a.cards) < 3] or steals
+        return max(steals, key=lambda a: (a.value, -len(a.cards)))
+
+    # ---- nobody stole ----------------------------------------------------------------
+
+    def _return(self, obs: NyuriObservation, legal: tuple[NyuriAction, ...]) -> NyuriAction:
+        swap = next((a for a in legal if isinstance(a, Swap)), None)
+        low = obs.target_value < 16 if obs.guard is not None else obs.target_value <= 8
+        if swap is not None and low:
+            return swap
+        return next(a for a in legal if isinstance(a, TakeBack))
+
+
+def _sum_counts(counts: list[int]) -> tuple[list[int], list[int]]:
+    """How many pairs and triples of cards make each total, from counts per value."""
+    pairs = [0] * 29
+    triples = [0] * 43
+    for a in range(2, 15):
+        for b in range(a, 15):
+            pairs[a + b] += comb(counts[a], 2) if a == b else counts[a] * counts[b]
+            for c in range(b, 15):
+                if a == b == c:
+                    k = comb(counts[a], 3)
+                elif a == b:
+                    k = comb(counts[a], 2) * counts[c]
+                elif b == c:
+                    k = counts[a] * comb(counts[b], 2)
+                else:
+                    k = counts[a] * counts[b] * counts[c]
+                triples[a + b + c] += k
+    return pairs, triples

@@ -1,0 +1,44 @@
+"""Plugin hooks: register Nyuri and its heuristic bot with cardcore."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore_nyuri.bots import NyuriHeuristic
+from cardcore_nyuri.game import PRESETS, Nyuri, NyuriOptions
+
+
+@hookimpl
+def cardcore_register_games() -> Iterator[GameSpec]:
+    """Register ``nyuri``.
+
+    Returns:
+        The Nyuri game spec (2-4 players, presets ``default`` and ``pagat``).
+    """
+    yield GameSpec(
+        name="nyuri",
+        title="Nyuri",
+        factory=Nyuri,
+        options_type=NyuriOptions,
+        presets=PRESETS,
+        min_players=2,
+        max_players=4,
+        description="lay a card; the others steal it with higher cards; most cards won wins",
+        rules_version="1",
+    )
+
+
+@hookimpl
+def cardcore_register_bots() -> Iterator[BotSpec]:
+    """Register ``nyuri-heuristic``.
+
+    Returns:
+        The heuristic bot's spec.
+    """
+    yield BotSpec(
+        name="nyuri-heuristic",
+        factory=NyuriHeuristic,
+        games=("nyuri",),
+        description="a sensible beginner: lays hard-to-steal cards, steals cheaply and safely",
+    )
