@@ -357,3 +357,31 @@ def test_run_values_tables() -> None:
     assert ScoringRules.run_table("per_card")[3:] == (3, 4, 5, 6)
     with pytest.raises(ValueError, match="run_values"):
         ScoringRules.run_table("bogus")
+
+
+def test_find_show_deals_cards_that_fit_an_announced_show() -> None:
+    """ND-4.3: the determinisation helper finds hidden cards matching a breakdown, or 0."""
+    import random
+
+    from cardcore_noddy.scoring import find_show
+
+    up = parse_card("5♦").id
+    fixed = parse_card("5♥").bit
+    cards = [c.id for c in DECK_52 if c.id != up and c.id != parse_card("5♥").id]
+    wanted = show("5♥ 5♣ J♠", "5♦", DEFAULT).parts
+    rnd = random.Random(4).random
+    found = find_show(
+        fixed, cards, 2, up, dealer=False, rules=DEFAULT, parts=wanted, tries=200_000, rnd=rnd
+    )
+    assert found and (found & fixed) == 0 and found.bit_count() == 2
+    assert show_mask(fixed | found, up, dealer=False, rules=DEFAULT).parts == wanted
+    impossible = (("pairs", 12), ("flush", 4))
+    assert (
+        find_show(
+            fixed, cards, 2, up, dealer=False, rules=DEFAULT, parts=impossible, tries=500, rnd=rnd
+        )
+        == 0
+    )
+    assert (
+        find_show(fixed, [1], 2, up, dealer=False, rules=DEFAULT, parts=(), tries=5, rnd=rnd) == 0
+    )

@@ -42,6 +42,7 @@ from cardcore_noddy.scoring import (
     SEQ,
     SUIT,
     ScoringRules,
+    find_show,
     play_ids,
     show_mask,
 )
@@ -164,7 +165,7 @@ NoddyAction = Play | ShowKnave | Pass
 _PLAY: Final = tuple(Play(Card.of(i)) for i in range(52))
 _SHOW_KNAVE: Final = ShowKnave()
 _PASS: Final = Pass()
-_SHOW_TRIES: Final = 300
+_SHOW_TRIES: Final = 1000
 """Random tries to find hidden cards that reproduce an announced show (``sample_state``)."""
 _LEGAL: dict[int, tuple[NoddyAction, ...]] = {}
 """Legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
@@ -942,8 +943,8 @@ class Noddy:
         * a seat that went at total T holds no card of pip value 31 - T or less (ND-4.4);
         * a seat whose show was announced gets cards that, with those it has played this
           hand and the turn-up, give exactly that breakdown (ND-4.3), when such cards turn
-          up within a few hundred random tries (rare shows may fall back to the other
-          constraints only).
+          up within ``_SHOW_TRIES`` random draws (a very rare show falls back to the go
+          constraint only).
 
         Raises:
             ValueError: no deal of the hidden cards fits the go constraints.
@@ -986,13 +987,17 @@ class Noddy:
             pick = 0
             parts = shows.get(seat)
             if parts is not None and turnup >= 0:
-                fixed = hands[seat] | played[seat]
-                dealer = seat == o.dealer
-                for _ in range(_SHOW_TRIES):
-                    m = _mask(rng.sample(cards, need))
-                    if show_mask(fixed | m, turnup, dealer=dealer, rules=self.rules).parts == parts:
-                        pick = m
-                        break
+                pick = find_show(
+                    hands[seat] | played[seat],
+                    cards,
+                    need,
+                    turnup,
+                    dealer=seat == o.dealer,
+                    rules=self.rules,
+                    parts=parts,
+                    tries=_SHOW_TRIES,
+                    rnd=rng.random,
+                )
             if not pick:
                 pick = _mask(rng.sample(cards, need))
             hands[seat] |= pick

@@ -9,7 +9,7 @@ Inside, cards are ids (``suit * 13 + rank - 2``, as in :mod:`cardcore`); the pub
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Final, final
 
@@ -147,6 +147,75 @@ _ACES: Final = sum(1 << c for c in range(52) if SEQ[c] == 1)
 _SUIT_BITS: Final = 0x1FFF
 
 
+def _rank_base(key: int, rules: ScoringRules) -> Breakdown:
+    ranks = tuple(sorted(r for r in range(1, 14) for _ in range((key >> (3 * r)) & 7)))
+    base = rules._rank_cache[key] = Breakdown(_rank_parts(ranks, rules))
+    return base
+
+
+_RANK_KINDS: Final = frozenset((PAIRS, FIFTEENS, TWENTYFIVES, SEQUENCES))
+
+
+def find_show(
+    fixed: int,
+    cards: Sequence[int],
+    need: int,
+    turnup: int,
+    *,
+    dealer: bool,
+    rules: ScoringRules,
+    parts: tuple[tuple[str, int], ...],
+    tries: int,
+    rnd: Callable[[], float],
+) -> int:
+    """Randomly look for ``need`` of ``cards`` that, with ``fixed``, give a known show.
+
+    Used to deal an opponent's hidden cards consistently with its announced show.
+
+    Args:
+        fixed: mask of the show cards already known (cards in hand or played).
+        cards: the candidates for the missing cards.
+        need: how many are missing (1-3).
+        turnup: the turn-up's id.
+        dealer: whether the shower is the dealer.
+        rules: the scoring options.
+        parts: the announced breakdown.
+        tries: how many random draws to try.
+        rnd: a uniform random source in [0, 1).
+
+    Returns:
+        The mask of the cards found, or 0 when no draw matched.
+    """
+    n = len(cards)
+    if n < need:
+        return 0
+    target = tuple(p for p in parts if p[0] in _RANK_KINDS)
+    base_key = _RANK_KEY[turnup]
+    m = fixed
+    while m:
+        low = m & -m
+        base_key += _RANK_KEY[low.bit_length() - 1]
+        m ^= low
+    cache = rules._rank_cache
+    for _ in range(tries):
+        pick = 0
+        key = base_key
+        got = 0
+        while got < need:
+            c = cards[int(rnd() * n)]
+            bit = 1 << c
+            if not pick & bit:
+                pick |= bit
+                key += _RANK_KEY[c]
+                got += 1
+        base = cache.get(key) or _rank_base(key, rules)
+        if base.parts != target:
+            continue
+        if show_mask(fixed | pick, turnup, dealer=dealer, rules=rules).parts == parts:
+            return pick
+    return 0
+
+
 def show_mask(hand: int, turnup: int, *, dealer: bool, rules: ScoringRules) -> Breakdown:
     """:func:`count_show` on a mask of the 3 hand cards and the turn-up's id (the game's path)."""
     key = _RANK_KEY[turnup]
@@ -155,10 +224,7 @@ def show_mask(hand: int, turnup: int, *, dealer: bool, rules: ScoringRules) -> B
         low = m & -m
         key += _RANK_KEY[low.bit_length() - 1]
         m ^= low
-    base = rules._rank_cache.get(key)
-    if base is None:
-        ranks = tuple(sorted(r for r in range(1, 14) for _ in range((key >> (3 * r)) & 7)))
-        base = rules._rank_cache[key] = Breakdown(_rank_parts(ranks, rules))
+    base = rules._rank_cache.get(key) or _rank_base(key, rules)
     parts = base.parts
     total = base.total
     allm = hand | (1 << turnup)
