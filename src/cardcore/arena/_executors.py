@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import importlib
+import math
 import multiprocessing
 import os
 import time
@@ -65,8 +66,15 @@ class InlineExecutor:
             done(job, play_job_watched(job))
 
 
-PREFETCH: Final = 2
-"""Jobs sent ahead to each worker, so that it never waits for the arena between games."""
+QUEUED_SECONDS: Final = 0.05
+"""Each worker is sent games ahead, about this much play time (at least 2, at most 32
+games), so that it never waits for the arena between games, even on a busy machine."""
+
+
+def _depth(mean_seconds: float | None) -> int:
+    if mean_seconds is None:
+        return 2
+    return max(2, min(32, math.ceil(QUEUED_SECONDS / max(mean_seconds, 1e-6))))
 
 
 @final
@@ -120,8 +128,8 @@ class _Slot:
 class ProcessExecutor:
     """Plays games in ``workers`` local ``spawn`` processes, one game each at a time.
 
-    Each worker is sent the next game before it finishes the current one, and plays
-    them in order, so the game a worker is playing is always the oldest one sent.
+    Each worker is sent a few games ahead (see :data:`QUEUED_SECONDS`) and plays them
+    in order, so the game a worker is playing is always the oldest one sent.
 
     Faults: a worker whose bot decides for longer than :func:`kill_after` (with a time
     limit) is killed and replaced, and the deciding seat forfeits; a worker that dies
@@ -143,6 +151,8 @@ class ProcessExecutor:
         """Play every job in the worker processes."""
         retry: collections.deque[Job] = collections.deque()
         slots: list[_Slot] = []
+        mean: float | None = None  # moving average of a game's play time
+        depth = _depth(mean)
 
         def next_job() -> Job | None:
             return retry.popleft() if retry else next(jobs, None)
@@ -192,7 +202,7 @@ class ProcessExecutor:
         try:
             while True:
                 for slot in list(slots):
-                    while len(slot.jobs) < PREFETCH and (job := next_job()) is not None:
+                    while len(slot.jobs) < depth and (job := next_job()) is not None:
                         try:
                             slot.send(job)
                         except OSError:  # the worker is gone: replace it
@@ -225,6 +235,9 @@ class ProcessExecutor:
                         except (EOFError, OSError):
                             died(slot)
                             continue
+                        took = float(result.get("seconds", 0.0))
+                        mean = took if mean is None else 0.9 * mean + 0.1 * took
+                        depth = _depth(mean)
                         done(slot.finished(), result)
                     elif slot.proc.sentinel in ready:
                         died(slot)
