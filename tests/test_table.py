@@ -229,3 +229,14 @@ def test_36_card_layout() -> None:
     t = lay.new_table([x.id for x in DECK_36], 0)
     t.check()
     assert t.size(0) == 36
+
+
+def test_onlooker_sampling_keeps_what_everyone_knows() -> None:
+    """A card shown to everyone inside a hand stays known to all seats in a sampled table."""
+    t = dealt()
+    card = next(iter(t.cards(H1))).id
+    t = t.reveal(1 << card, t.layout.all_seats)
+    view = t.view(SPECTATOR)
+    sampled = sample_table(view, random.Random(3))
+    assert sampled.view(SPECTATOR) == view
+    assert all(sampled.knows(s, card) for s in range(3))

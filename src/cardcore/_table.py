@@ -544,7 +544,8 @@ def sample_table(
         for i, w in enumerate(layout.watchers):
             if (w >> s) & 1:
                 k |= masks[i]
-        if s == view.seat:
+        if s == view.seat or view.seat == SPECTATOR:
+            # An onlooker knows only what every seat knows.
             k |= known_all
         known.append(k)
     return CardTable(layout, tuple(masks), tuple(orders), tuple(known))
