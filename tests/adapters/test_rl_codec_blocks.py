@@ -105,7 +105,8 @@ def test_table_encoding_layout_matches_feature_names() -> None:
     names = enc.feature_names()
     assert len(names) == enc.size == 6 * 53 + 2 * 52 + 3 + 3 + 1
     assert names[0] == "stock:2♣"
-    assert names[52] == "size:stock"
+    assert names[52] == "hand0:2♣"
+    assert names[6 * 52] == "size:stock"
     assert names[6 * 53] == "trick[bottom-0]:2♣"
     assert names[-1] == "fact:0"
     assert names[-7:-1] == ["seat:0", "seat:1", "seat:2", "to-move:0", "to-move:1", "to-move:2"]

@@ -258,8 +258,8 @@ class TableEncoding:
 
     The layout of the vector, in order:
 
-    * per encoded zone: 52 floats, 1 where the seat knows that card to be in the zone,
-      then the zone's size divided by the number of cards in play;
+    * per encoded zone: 52 floats, 1 where the seat knows that card to be in the zone;
+    * per encoded zone: its size divided by the number of cards in play;
     * per :class:`Slots`: 52 floats per position, one-hot of the card there (all zero
       when the seat does not know it or the position is empty);
     * the observing seat, one-hot over the seats;
@@ -304,6 +304,7 @@ class TableEncoding:
         """The layout the encoding was built for."""
         names = [z.name for z in layout.zones] if zones is None else list(zones)
         self._zones = tuple(layout.zone(n) for n in names)
+        self._every_zone = self._zones == tuple(range(len(layout.zones)))
         for s in slots:
             if not layout.zones[layout.zone(s.zone)].ordered:
                 raise ValueError(f"slots need an ordered zone; {s.zone!r} is not ordered")
@@ -359,9 +360,8 @@ class TableEncoding:
         zones = self.layout.zones
         out: list[str] = []
         for z in self._zones:
-            name = zones[z].name
-            out += [f"{name}:{Card.of(c)}" for c in range(CARD_BITS)]
-            out.append(f"size:{name}")
+            out += [f"{zones[z].name}:{Card.of(c)}" for c in range(CARD_BITS)]
+        out += [f"size:{zones[z].name}" for z in self._zones]
         for z, count, top in self._slots:
             end = "top" if top else "bottom"
             for k in range(count):
@@ -378,31 +378,33 @@ class TableEncoding:
             ValueError: the facts function returned the wrong number of values.
         """
         view: TableView = observation.table
-        known = view.known
-        sizes = view.sizes
+        get = _MASK_CACHE.get
         size_bytes = self._sizes
-        parts: list[bytes] = []
-        add = parts.append
-        cache = _MASK_CACHE
-        for z in self._zones:
-            m = known[z]
-            add(cache.get(m) or _mask_floats(m))
-            add(size_bytes[sizes[z]])
+        if self._every_zone:
+            known = view.known
+            parts = [get(m) or _mask_floats(m) for m in known]
+            parts += [size_bytes[k] for k in view.sizes]
+        else:
+            known = view.known
+            sizes = view.sizes
+            zones = self._zones
+            parts = [get(known[z]) or _mask_floats(known[z]) for z in zones]
+            parts += [size_bytes[sizes[z]] for z in zones]
         for z, count, top in self._slots:
             order = view.orders[z]
             picked = order[::-1][:count] if top else order[:count]
-            for c in picked:
-                add(_CARD_ONE_HOT[c] if c >= 0 else _NO_CARD)
+            parts += [_CARD_ONE_HOT[c] if c >= 0 else _NO_CARD for c in picked]
             if len(picked) < count:
-                add(_NO_CARD * (count - len(picked)))
+                parts.append(_NO_CARD * (count - len(picked)))
         hot = self._seat_hot
-        add(hot[observation.seat if observation.seat in hot else -1])
+        seat = observation.seat
         cur = observation.current_player
-        add(hot[-1 if cur is None else cur])
+        parts.append(hot[seat] if seat in hot else hot[-1])
+        parts.append(hot[-1] if cur is None else hot[cur])
         if self._facts is not None:
             values = self._facts(observation)
             try:
-                add(self._facts_struct.pack(*values))
+                parts.append(self._facts_struct.pack(*values))
             except struct.error:
                 raise ValueError(
                     f"the facts function returned {len(values)} values, "

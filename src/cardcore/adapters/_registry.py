@@ -42,8 +42,9 @@ class CodecSpec:
 
     game: str
     """The game id the codec is for (``nyuri``)."""
-    factory: Callable[[Game[Any, Any, Any], int], Codec]
-    """Builds the codec for a game (with its options) and a player count."""
+    factory: Callable[[Any, int], Codec]
+    """Builds the codec for a game (the plugin's own Game class, options set) and a
+    player count."""
     description: str = ""
     """One line: what the encoding holds."""
     source: str = ""

@@ -39,16 +39,19 @@ def observation_space(codec: Codec) -> spaces.Dict:
 class ObservationEncoder:
     """Turns cardcore observations into fresh numpy observation dicts for one codec."""
 
-    __slots__ = ("_codec", "_encode", "_lookup", "_n")
+    __slots__ = ("_codec", "_encode", "_lookup", "_n", "action_at")
 
     def __init__(self, codec: Codec) -> None:
         self._codec = codec
         self._n = codec.num_actions
         self._encode: Callable[[Any], Sequence[float]] = codec.encode
         self._lookup: Callable[[Any], int] = codec.action_index
+        self.action_at: Callable[[int], Any] = codec.action_at
+        """The codec's ``action_at`` (without the wrapper layer for a TableCodec)."""
         if isinstance(codec, TableCodec):  # skip two layers of calls in the hot path
             self._encode = codec.encoding.encode
             self._lookup = codec.actions.mapping.__getitem__
+            self.action_at = codec.actions.at
 
     def __call__(self, observation: Any) -> ObsDict:
         """The encoding and the action mask of the observation (new arrays every call)."""

@@ -211,7 +211,7 @@ class CardcoreEnv(gymnasium.Env[ObsDict, np.int64]):
                 {"illegal_action": True, "action": index},
             )
         game = self.game
-        self._state = game.apply(self._state, self.codec.action_at(index))
+        self._state = game.apply(self._state, self._encoder.action_at(index))
         if self._advance():
             return self._observe(), 0.0, False, False, {}
         self._done = True

@@ -123,8 +123,9 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         current = self.game.current_player(self._state)
-        if current is None:
+        if current is None:  # a deal that is already over: every agent just terminates
             self._finish()
+            self._accumulate_rewards()
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[current]
@@ -151,15 +152,16 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
             raise IllegalActionError(
                 action, f"index {index} is outside 0..{self.codec.num_actions - 1}"
             )
-        self._state = self.game.apply(self._state, self.codec.action_at(index))
+        self._state = self.game.apply(self._state, self._encoder.action_at(index))
         self._cumulative_rewards[agent] = 0.0
         current = self.game.current_player(self._state)
         if current is None:
             self._finish()
+            self._accumulate_rewards()
         else:
-            self._clear_rewards()
+            # Rewards are paid only at the end, so they are all still zero: nothing to
+            # clear or accumulate on this step.
             self.agent_selection = self.possible_agents[current]
-        self._accumulate_rewards()
 
     def _finish(self) -> None:
         outcome = self.game.outcome(self._state)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore.adapters import CodecSpec
 from cardcore_nestors.bots import NestorsHeuristic
 from cardcore_nestors.game import PRESETS, Nestors, NestorsOptions
 
@@ -33,4 +34,16 @@ def cardcore_register_bots() -> Iterator[BotSpec]:
         factory=NestorsHeuristic,
         games=("nestors",),
         description="a sensible beginner: bids on trump-rank cards, wins tricks cheaply",
+    )
+
+
+@hookimpl
+def cardcore_register_codecs() -> Iterator[CodecSpec]:
+    """Register the RL codec of ``nestors`` (read by ``cardcore.adapters``)."""
+    from cardcore_nestors.encoding import nestors_codec
+
+    yield CodecSpec(
+        game="nestors",
+        factory=nestors_codec,
+        description="the card table, the trick in order, scores, auction and trick facts",
     )

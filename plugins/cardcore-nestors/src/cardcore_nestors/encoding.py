@@ -1,0 +1,117 @@
+"""The RL codec of Nestors: every action numbered, every observation as floats.
+
+The action index (744 actions, the same for every option and deal): ``pass``; ``bid 5``
+to ``bid 190`` by fives; ``trump A``, ``trump J``, ``trump 10``; ``take`` of every pair
+of the 36 cards; ``play`` and ``leave`` of each of the 36 cards.
+
+The observation: the card table as the seat knows it (every zone, plus the current
+trick in playing order), the seat and the seat to move, then the public facts of
+:func:`nestors_facts`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Final
+
+from cardcore import DECK_36
+from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
+from cardcore_nestors.game import (
+    MAX_BID,
+    Bid,
+    Leave,
+    Nestors,
+    NestorsAction,
+    NestorsObservation,
+    Pass,
+    Phase,
+    Play,
+    Take,
+    Trump,
+)
+
+__all__ = ["FACTS_SIZE", "nestors_actions", "nestors_codec", "nestors_facts"]
+
+_PHASES: Final = tuple(Phase)
+_TRUMP_RANKS: Final = (14, 11, 10)
+FACTS_SIZE: Final = len(_PHASES) + 2 + 2 + 1 + 4 + 4 + 1 + 4 + 3 + 1 + 4 + 2 + 2 + 16
+"""How many public facts :func:`nestors_facts` returns."""
+
+# Facts are built on every environment step: one-hots and bit lists come from tables.
+_PHASE_HOT: Final = {p: tuple(one_hot(i, len(_PHASES))) for i, p in enumerate(_PHASES)}
+_SEAT_HOT: Final = {s: tuple(one_hot(s, 4)) for s in (None, 0, 1, 2, 3)}
+_TEAM_HOT: Final = {t: tuple(one_hot(t, 2)) for t in (None, 0, 1)}
+_TRUMP_HOT: Final = {
+    r: tuple(one_hot(_TRUMP_RANKS.index(r) if r else None, 3)) for r in (0, *_TRUMP_RANKS)
+}
+_BITS4: Final = tuple(tuple(float((m >> i) & 1) for i in range(4)) for m in range(16))
+
+
+def nestors_actions() -> Iterator[NestorsAction]:
+    """Every action a Nestors player can ever take, in the index's fixed order."""
+    yield Pass()
+    for points in range(5, MAX_BID + 1, 5):
+        yield Bid(points)
+    for rank in _TRUMP_RANKS:
+        yield Trump(rank)
+    for a, b in itertools.combinations(DECK_36, 2):
+        yield Take((a, b))
+    for card in DECK_36:
+        yield Play(card)
+    for card in DECK_36:
+        yield Leave(card)
+
+
+def nestors_facts(obs: NestorsObservation, threshold: int, max_deals: int) -> list[float]:
+    """The public numbers of an observation, each in ``[-1, 1]`` (``FACTS_SIZE`` of them).
+
+    Args:
+        obs: the observation.
+        threshold: the game's target score (scores are scaled by it).
+        max_deals: the game's limit on deals (the deal number is scaled by it).
+
+    Returns:
+        Phase one-hot; team scores; the team that last made its contract; the deal
+        number; the dealer; the seats that passed; the high bid; the high bidder; the
+        trump rank; the trick number; its leader; tricks and hand points per team; and
+        per seat, the suits it has shown it lacks.
+    """
+    match, deal, play = obs.match, obs.deal, obs.play
+    voids = play.voids
+    return [
+        *_PHASE_HOT[obs.phase],
+        scaled(match.scores[0], threshold),
+        scaled(match.scores[1], threshold),
+        *_TEAM_HOT[match.last_made],
+        scaled(deal.number, max_deals),
+        *_SEAT_HOT[deal.dealer],
+        *_BITS4[deal.passed],
+        deal.high / MAX_BID,
+        *_SEAT_HOT[deal.bidder],
+        *_TRUMP_HOT[deal.trump],
+        play.trick / 12,
+        *_SEAT_HOT[play.leader if play.trick else None],
+        play.tricks[0] / 12,
+        play.tricks[1] / 12,
+        scaled(play.points[0], MAX_BID),
+        scaled(play.points[1], MAX_BID),
+        *_BITS4[voids[0]],
+        *_BITS4[voids[1]],
+        *_BITS4[voids[2]],
+        *_BITS4[voids[3]],
+    ]
+
+
+def nestors_codec(game: Nestors, num_players: int) -> TableCodec[NestorsAction]:
+    """The Nestors codec (registered by the plugin's ``cardcore_register_codecs`` hook)."""
+    threshold = game.options.threshold
+    max_deals = game.max_deals
+    encoding = TableEncoding.for_game(
+        game,
+        num_players,
+        facts=lambda obs: nestors_facts(obs, threshold, max_deals),
+        facts_size=FACTS_SIZE,
+        slots=[Slots("trick", 3)],
+    )
+    return TableCodec(encoding, ActionIndex(nestors_actions()))
