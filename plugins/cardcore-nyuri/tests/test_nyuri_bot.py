@@ -52,3 +52,18 @@ def test_heuristic_is_legal_and_reproducible(preset: str, n: int) -> None:
     check_bot("nyuri-heuristic", g, games=2, players=n)
     bot = load_bot("nyuri-heuristic", g, seed=3)
     assert isinstance(bot, NyuriHeuristic)
+
+
+def test_hooks_module_follows_the_hook_spec() -> None:
+    """The hooks module implements cardcore's hook protocol (checked by mypy too)."""
+    import cardcore_nyuri.hooks as hooks_module
+    from cardcore import CardcoreHooks, PluginHost
+
+    hooks: CardcoreHooks = hooks_module
+    (spec,) = hooks.cardcore_register_games()
+    assert (spec.name, spec.min_players, spec.max_players) == ("nyuri", 2, 4)
+    assert set(spec.presets) == {"default", "pagat"}
+    (bot,) = hooks.cardcore_register_bots()
+    assert (bot.name, bot.games) == ("nyuri-heuristic", ("nyuri",))
+    host = PluginHost()
+    assert host.game_spec("nyuri").distribution == "cardcore-nyuri"

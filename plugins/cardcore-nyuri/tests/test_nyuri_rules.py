@@ -665,6 +665,39 @@ def test_forced_decline_looks_like_a_chosen_one() -> None:
         assert g.observe(forced, seat).to_json() == g.observe(chosen, seat).to_json()
 
 
+# ---- sections 1 and 2: players, values, zones -----------------------------------------
+
+
+def test_player_counts() -> None:
+    """NY-1.1: 2, 3 or 4 players, one 52-card deck."""
+    g = game()
+    assert (g.min_players, g.max_players) == (2, 4)
+    assert g.teams(3) is None
+    for n in (2, 3, 4):
+        assert nyuri_layout(n).deck == (1 << 52) - 1
+
+
+def test_card_values() -> None:
+    """NY-2.1, NY-2.2: 2-10 at face value, J 11, Q 12, K 13, A 14; suits have no order."""
+    from cardcore_nyuri import card_value
+
+    hearts = cs("2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥")
+    assert [card_value(c) for c in hearts] == list(range(2, 15))
+    assert {card_value(C(f"Q{s}")) for s in "♣♦♥♠"} == {12}
+
+
+def test_zones() -> None:
+    """NY-2.4: a hidden ordered stock, private hands, face-up piles and table."""
+    from cardcore import Visibility
+
+    layout = nyuri_layout(3)
+    kinds = {z.name: (z.visibility, z.ordered) for z in layout.zones}
+    assert kinds["stock"] == (Visibility.HIDDEN, True)
+    assert kinds["hand1"] == (Visibility.OWNER, False)
+    assert kinds["pile2"] == (Visibility.PUBLIC, False)
+    assert kinds["target"] == kinds["guard"] == kinds["offer0"] == (Visibility.PUBLIC, False)
+
+
 # ---- section 3: setup ----------------------------------------------------------------
 
 

@@ -67,6 +67,7 @@ __all__ = [
     "TurnRecord",
     "card_value",
     "nyuri_layout",
+    "parse_nyuri_action",
 ]
 
 HAND_SIZE: Final = 7
@@ -327,7 +328,9 @@ def _triple_row(a: int, b: int) -> tuple[Steal, ...]:
 
 def _steal(mask: int) -> Steal:
     """The shared steal action for a card mask (a fresh one for four or more cards)."""
-    ids = _bits(mask)
+    if not mask & (mask - 1):
+        return _SINGLE[mask.bit_length() - 1]
+    ids = list(card_ids(mask))
     if len(ids) == 1:
         return _SINGLE[ids[0]]
     if len(ids) == 2:
@@ -336,15 +339,6 @@ def _steal(mask: int) -> Steal:
         row = _TRIPLE_ROWS[ids[0] * 52 + ids[1]] or _triple_row(ids[0], ids[1])
         return row[ids[2]]
     return _new_steal(ids)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # ---- public records, state and observation -----------------------------------------
@@ -604,9 +598,9 @@ class Nyuri:
 
     # ---- setup -----------------------------------------------------------------------
 
-    def teams(self, num_players: int) -> None:
+    def teams(self, num_players: int) -> tuple[tuple[int, ...], ...] | None:
         """No partnerships: everyone plays for themselves."""
-        return
+        return None
 
     def max_turns(self, num_players: int) -> int:
         """An upper bound on the turns of one game.
@@ -1010,7 +1004,7 @@ class Nyuri:
                 table = CardTable(table.layout, tuple(masks), orders, known)
                 wh = masks[1 + winner]
                 i, rng = rng_below(rng, wh.bit_count())
-                card = _bits(wh)[i]
+                card = list(card_ids(wh))[i]
                 # A card picked unseen from W's hand, seen by L and W only (NY-8.2).
                 table = table.move(
                     card, 1 + winner, 1 + layer, seen=(1 << layer) | (1 << winner), secret=True
@@ -1104,7 +1098,17 @@ class Nyuri:
         table = CardTable(table.layout, tuple(masks), orders, known)
         last = state.last
         assert last is not None
-        record = attrs.evolve(last, returned="swap" if swap else "take back")
+        record = TurnRecord(
+            turn=last.turn,
+            layer=last.layer,
+            target=last.target,
+            guard=last.guard,
+            offers=last.offers,
+            winner=None,
+            penalty=False,
+            drew=last.drew,
+            returned="swap" if swap else "take back",
+        )
         return self._end_turn(state, table, state.rng, state.dead_turns, record)
 
     def _end_turn(
