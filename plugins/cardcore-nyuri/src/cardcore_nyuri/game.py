@@ -159,6 +159,11 @@ _RM_VALUE: Final[tuple[int, ...]] = tuple((b >> 2) + 2 for b in range(52))
 """In a rank-major mask, the card value of each bit."""
 
 
+def _canon_key(c: int) -> tuple[int, int]:
+    """Sort key for steal cards: highest value first, then ♠ ♥ ♦ ♣."""
+    return (-_VALUE[c], -_SUIT_OF[c])
+
+
 def _mask_text(mask: int) -> str:
     return "+".join(str(c) for c in _canonical(_CARD[c] for c in card_ids(mask)))
 
@@ -194,7 +199,7 @@ def _canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
         raise ValueError("a steal needs at least one card")
     if len(set(t)) != len(t):
         raise ValueError(f"a card appears twice in {'+'.join(map(str, t))}")
-    return tuple(sorted(t, key=lambda c: (-int(c.rank), -int(c.suit))))
+    return tuple(sorted(t, key=lambda c: _canon_key(c.id)))
 
 
 @final
@@ -266,10 +271,6 @@ _LAY1: Final[tuple[Lay, ...]] = tuple(Lay(_CARD[c]) for c in range(52))
 _LAY2: Final[dict[int, Lay]] = {
     c * 52 + g: Lay(_CARD[c], _CARD[g]) for c in range(52) for g in card_ids(_HIGHER_SAME_SUIT[c])
 }
-
-
-def _canon_key(c: int) -> tuple[int, int]:
-    return (-_VALUE[c], -_SUIT_OF[c])
 
 
 def _new_steal(ids: Iterable[int]) -> Steal:
