@@ -190,3 +190,17 @@ def test_replay_yields_every_step() -> None:
     steps = list(replay(rec))
     assert [str(s.action) for s in steps] == list(rec.actions)
     assert all(s.before != s.after for s in steps)
+
+
+def test_a_bot_that_fails_to_start_forfeits() -> None:
+    """An exception in start_match is a forfeit, not a crash of the caller."""
+
+    class BadStart(RandomBot):  # type: ignore[misc]
+        def start_match(self, g: Any, seat: int, n: int) -> None:
+            raise ValueError("no table for me")
+
+    g = game()
+    rec = play_match(g, [RandomBot(g, seed=1), BadStart(g, seed=2)], seed=0)
+    assert rec.outcome is not None
+    assert rec.outcome.forfeit == 1
+    assert "start_match: no table for me" in rec.outcome.reason

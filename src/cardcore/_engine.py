@@ -229,7 +229,11 @@ def replay(record: MatchRecord, game: Game[Any, Any, Any] | None = None) -> Iter
             the line of the file), or a game/options that cannot be built.
     """
     game = _game_for(record, game)
-    state = initial_state_of(record, game)
+    return _steps(record, game, initial_state_of(record, game))
+
+
+def _steps(record: MatchRecord, game: Game[Any, Any, Any], state: Any) -> Iterator[Step]:
+    """Apply a record's actions from ``state``, one step at a time."""
     for i, text in enumerate(record.actions):
         seat = game.current_player(state)
         if seat is None:
@@ -260,7 +264,7 @@ def verify(record: MatchRecord, game: Game[Any, Any, Any] | None = None) -> Any:
     """
     game = _game_for(record, game)
     state = initial_state_of(record, game)
-    for step in replay(record, game):
+    for step in _steps(record, game, state):
         state = step.after
     if record.outcome is not None and record.outcome.forfeit is None:
         got = game.outcome(state)
@@ -340,13 +344,9 @@ def play_match(
         bots=tuple(names) if names is not None else tuple(_bot_name(b) for b in bots),
     )
     state = initial_state_of(record, game)
-    for step in replay(record, game):
+    for step in _steps(record, game, state):
         state = step.after
     actions = list(record.actions)
-    for seat, bot in enumerate(bots):
-        hook = getattr(bot, "start_match", None)
-        if hook is not None:
-            hook(game, seat, n)
 
     def finish(outcome: Outcome) -> MatchRecord:
         done = attrs.evolve(record, actions=tuple(actions), outcome=outcome)
@@ -358,6 +358,14 @@ def play_match(
         return done
 
     teams = game.teams(n)
+    for seat, bot in enumerate(bots):
+        hook = getattr(bot, "start_match", None)
+        if hook is not None:
+            try:
+                hook(game, seat, n)
+            except Exception as e:  # noqa: BLE001 - a bot that cannot start forfeits
+                reason = f"seat {seat} raised {type(e).__name__} in start_match: {e}"
+                return finish(Outcome.forfeited(n, seat, reason, teams))
     while True:
         to_move = game.current_player(state)
         if to_move is None:
