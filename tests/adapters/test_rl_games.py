@@ -21,6 +21,7 @@ from cardcore.adapters import pettingzoo as pz
 # (game, player count, options)
 CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("nestors", 4, {"threshold": 200}),
+    ("noddy", 2, {}),
 ]
 IDS = [f"{g}-{n}p" for g, n, _ in CASES]
 

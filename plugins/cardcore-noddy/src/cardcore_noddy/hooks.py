@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore.adapters import CodecSpec
 from cardcore_noddy.bots import NoddyHeuristic
 from cardcore_noddy.game import PRESETS, Noddy, NoddyOptions
 
@@ -41,4 +42,20 @@ def cardcore_register_bots() -> Iterator[BotSpec]:
         factory=NoddyHeuristic,
         games=("noddy",),
         description="a sensible beginner: shows the knave, takes points, avoids giving 15 or 31",
+    )
+
+
+@hookimpl
+def cardcore_register_codecs() -> Iterator[CodecSpec]:
+    """Register the RL codec of ``noddy`` (read by ``cardcore.adapters``).
+
+    Returns:
+        The Noddy codec's spec.
+    """
+    from cardcore_noddy.encoding import noddy_codec
+
+    yield CodecSpec(
+        game="noddy",
+        factory=noddy_codec,
+        description="the card table, the pile in order, scores, total and this hand's shows",
     )

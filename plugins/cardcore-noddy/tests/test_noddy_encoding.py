@@ -1,0 +1,60 @@
+"""The RL codec of Noddy: the codec check, the action index and the public facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardcore import load_game, parse_card
+from cardcore.adapters import CodecRegistry, check_codec, load_codec
+from cardcore_noddy import Noddy
+from cardcore_noddy.encoding import FACTS_SIZE, noddy_actions, noddy_codec, noddy_facts
+from cardcore_noddy.game import Pass, Phase, Play, ShowKnave, Shown
+
+
+@pytest.mark.parametrize("preset", ["default", "historical"])
+def test_codec_check_passes(preset: str) -> None:
+    """check_codec passes: fixed index, exact masks, sizes, values, observation only."""
+    report = check_codec("noddy", 2, games=6, preset=preset, seed=5)
+    assert report.num_actions == 54
+    assert report.decisions > 50
+    assert report.twins > 0
+
+
+def test_the_hook_registers_the_codec() -> None:
+    """The plugin's cardcore_register_codecs hook is found through its entry point."""
+    spec = CodecRegistry().spec("noddy")
+    assert spec.source == "noddy"
+    assert spec.factory is noddy_codec
+    assert load_codec("noddy").num_actions == 54
+
+
+def test_action_index_order() -> None:
+    """Pass, show knave, then one play per card in card order."""
+    actions = list(noddy_actions())
+    assert len(actions) == len(set(actions)) == 54
+    assert actions[:2] == [Pass(), ShowKnave()]
+    assert actions[2] == Play(parse_card("2♣"))
+    assert actions[-1] == Play(parse_card("A♠"))
+
+
+def test_facts_follow_the_hand() -> None:
+    """Facts start at zero scores with the dealer known, and record this hand's shows."""
+    game = load_game("noddy")
+    assert isinstance(game, Noddy)
+    state = game.initial_state(2, 4, dealer=1)
+    obs = game.observe(state, 0)
+    facts = noddy_facts(obs, 31)
+    assert len(facts) == FACTS_SIZE
+    phases = list(Phase)
+    assert facts[: len(phases)] == [float(p is obs.phase) for p in phases]
+    at = len(phases)
+    assert facts[at + 2 : at + 4] == [0.0, 1.0]  # seat 1 deals
+    while not any(isinstance(e, Shown) for e in obs.events):
+        state = game.apply(state, game.legal_actions(state)[0])
+        obs = game.observe(state, 0)
+    shows = {e.seat: e.points for e in obs.events if isinstance(e, Shown)}
+    facts = noddy_facts(obs, 31)
+    show_facts = facts[at + 8 : at + 12]
+    for seat, points in shows.items():
+        assert show_facts[2 * seat : 2 * seat + 2] == [1.0, pytest.approx(points / 20)]
+    assert all(-1.0 <= x <= 1.0 for x in facts)
