@@ -544,7 +544,7 @@ def sample_table(
         for i, w in enumerate(layout.watchers):
             if (w >> s) & 1:
                 k |= masks[i]
-        if s == view.seat or view.seat == SPECTATOR:
+        if view.seat in (s, SPECTATOR):
             # An onlooker knows only what every seat knows.
             k |= known_all
         known.append(k)

@@ -40,7 +40,9 @@ def installed(name: str) -> Any:
     try:
         return load_game(name)
     except LookupError:
-        pytest.fail(f"the {name} plugin is not installed: run make test, which installs every plugin")
+        pytest.fail(
+            f"the {name} plugin is not installed: run make test, which installs every plugin"
+        )
 
 
 def run(

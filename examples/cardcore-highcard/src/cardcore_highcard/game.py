@@ -98,7 +98,10 @@ class HighcardObservation:
 def _layout(n: int) -> Layout:
     zones = [Zone("stock", Visibility.HIDDEN, ordered=True)]
     zones += [Zone(f"hand{i}", Visibility.OWNER, owner=i) for i in range(n)]
-    zones += [Zone("trick", Visibility.PUBLIC, ordered=True), Zone("done", Visibility.PUBLIC, ordered=True)]
+    zones += [
+        Zone("trick", Visibility.PUBLIC, ordered=True),
+        Zone("done", Visibility.PUBLIC, ordered=True),
+    ]
     return Layout(tuple(zones), n, (1 << 52) - 1)
 
 
