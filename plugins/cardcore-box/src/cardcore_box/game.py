@@ -1,0 +1,904 @@
+"""Box rules (rule ids ``BX-…`` refer to the Box specification).
+
+Four players each have a hand of up to four cards and a *box* of up to four face-down
+cards that nobody, the owner included, may look at. A round is a descending run: the
+leader plays the highest rank in their hand, and each following player must play a card
+of rank equal to or lower than the last one (an equal rank reverses the direction). A
+player who cannot follow turns up a random box card: if it fits it is played, if it is
+too high it goes to the extra pile of the player who played last, who wins the round.
+After a round hands are refilled to four, boxes are refilled for players who played from
+their box, and players with an empty box are out. The last player with a box wins.
+
+Cards are ids (``suit * 13 + rank - 2``) and card sets are ``int`` bitmasks; the
+state's table (:class:`cardcore.CardTable`) holds every card and who knows it.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, final
+
+import attrs
+
+from cardcore import (
+    DECK_52,
+    SPECTATOR,
+    Card,
+    CardTable,
+    IllegalActionError,
+    JsonCodec,
+    Layout,
+    Outcome,
+    TableView,
+    Visibility,
+    Zone,
+    option,
+    parse_card,
+    rng_below,
+    rng_seed,
+    rng_shuffle,
+    sample_table,
+)
+
+__all__ = [
+    "BOX",
+    "DISCARD",
+    "DRAW",
+    "EXTRA",
+    "HAND",
+    "NUM_PLAYERS",
+    "PRESETS",
+    "TABLE",
+    "Box",
+    "BoxAction",
+    "BoxObservation",
+    "BoxOptions",
+    "BoxState",
+    "Ending",
+    "Play",
+    "RoundResult",
+    "TurnUp",
+    "layout",
+]
+
+NUM_PLAYERS: Final = 4
+"""Box is for exactly four players (BX-1.1)."""
+HAND_SIZE: Final = 4
+"""Cards in a full hand (BX-3.2, BX-5.2a)."""
+BOX_SIZE: Final = 4
+"""Cards in a full box (BX-2.2, BX-3.2)."""
+
+# ---- zones (BX-2.2) -------------------------------------------------------------------
+
+DRAW: Final = 0
+"""Zone index of the draw pile (hidden, ordered; the top is the last position)."""
+HAND: Final = 1
+"""Zone index of seat 0's hand; seat ``s`` uses ``HAND + s`` (seen by its owner)."""
+BOX: Final = 5
+"""Zone index of seat 0's box; seat ``s`` uses ``BOX + s`` (hidden from everyone)."""
+EXTRA: Final = 9
+"""Zone index of seat 0's extra pile; seat ``s`` uses ``EXTRA + s`` (public)."""
+TABLE: Final = 13
+"""Zone index of the cards played in the current round, in order (public)."""
+DISCARD: Final = 14
+"""Zone index of the discard (face down: played cards enter it face up, seen by all;
+an eliminated player's hand enters it unseen, BX-5.3)."""
+
+
+def _make_layout() -> Layout:
+    zones = [Zone("draw", Visibility.HIDDEN, ordered=True)]
+    zones += [Zone(f"hand{s}", Visibility.OWNER, owner=s) for s in range(NUM_PLAYERS)]
+    zones += [Zone(f"box{s}", Visibility.HIDDEN, owner=s) for s in range(NUM_PLAYERS)]
+    zones += [Zone(f"extra{s}", Visibility.PUBLIC, owner=s) for s in range(NUM_PLAYERS)]
+    zones += [
+        Zone("table", Visibility.PUBLIC, ordered=True),
+        Zone("discard", Visibility.HIDDEN),
+    ]
+    return Layout(tuple(zones), NUM_PLAYERS, (1 << 52) - 1)
+
+
+_LAYOUT: Final = _make_layout()
+
+
+def layout(num_players: int = NUM_PLAYERS) -> Layout:
+    """The table layout of Box (only four seats exist).
+
+    Raises:
+        ValueError: for any other number of seats.
+    """
+    if num_players != NUM_PLAYERS:
+        raise ValueError(f"box is played by exactly 4 players, not {num_players}")
+    return _LAYOUT
+
+
+# ---- precomputed card facts (BX-2.1: ranks only, suits play no part) ------------------
+
+_RANK: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))
+"""Per card id, its rank index: 0 for a 2 … 12 for an ace."""
+_OF_RANK: Final[tuple[int, ...]] = tuple(
+    sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)
+)
+"""Per rank index, the mask of the four cards of that rank."""
+_UP_TO: Final[tuple[int, ...]] = tuple(sum(_OF_RANK[: r + 1]) for r in range(13))
+"""Per rank index, the mask of every card of that rank or lower."""
+_ABOVE: Final[tuple[int, ...]] = tuple(((1 << 52) - 1) & ~m for m in _UP_TO)
+"""Per rank index, the mask of every card of a higher rank."""
+_SHOW_ORDER: Final[tuple[int, ...]] = tuple((12 - c % 13) * 4 + c // 13 for c in range(52))
+"""Per card id, its place when listing cards: highest rank first, then by suit."""
+_LOW13: Final = (1 << 13) - 1
+_RANK_WORDS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _top_rank(hand: int) -> int:
+    """The highest rank index in a non-empty hand mask."""
+    folded = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13
+    return folded.bit_length() - 1
+
+
+def _next_table(active: int, step: int) -> tuple[int, ...]:
+    out = []
+    for seat in range(NUM_PLAYERS):
+        nxt = seat
+        for _ in range(NUM_PLAYERS):
+            nxt = (nxt + step) % NUM_PLAYERS
+            if (active >> nxt) & 1:
+                break
+        out.append(nxt)
+    return tuple(out)
+
+
+_CLOCKWISE_FROM: Final = tuple(
+    tuple((w + k) % NUM_PLAYERS for k in range(NUM_PLAYERS)) for w in range(NUM_PLAYERS)
+)
+"""Per seat, every seat clockwise starting with it (the refill order of BX-5.2)."""
+_NEXT_CW: Final = tuple(_next_table(a, 1) for a in range(16))
+"""Per active-seat mask and seat, the next active seat clockwise (BX-4.7)."""
+_NEXT_ACW: Final = tuple(_next_table(a, -1) for a in range(16))
+"""Per active-seat mask and seat, the next active seat anticlockwise (BX-4.7)."""
+
+# ---- options and presets (BX-7) -------------------------------------------------------
+
+
+@final
+@attrs.frozen(kw_only=True)
+class BoxOptions:
+    """The rule variants of Box (BX-7)."""
+
+    box_refill: str = option(
+        "fill_to_four",
+        choices=("fill_to_four", "replace_played"),
+        doc="box cards drawn after a round with a successful box play: fill the box to "
+        "four (minus a card lost that round), or one per box card played (BX-5.2b)",
+    )
+    """``fill_to_four`` (seed) or ``replace_played`` (pagat)."""
+
+
+PRESETS: Final[Mapping[str, BoxOptions]] = {
+    "default": BoxOptions(),
+    "pagat": BoxOptions(box_refill="replace_played"),
+}
+"""The named presets: ``default`` follows the seed, ``pagat`` the published source."""
+
+# ---- actions ---------------------------------------------------------------------------
+
+
+@final
+@attrs.frozen
+class Play:
+    """Play a card from the hand: ``play 9♠`` (BX-4.3, BX-4.4)."""
+
+    card: Card
+    """The hand card played."""
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@final
+@attrs.frozen
+class TurnUp:
+    """Turn up a random card of one's own box: ``turn up`` (BX-4.3, BX-4.6)."""
+
+    def __str__(self) -> str:
+        return "turn up"
+
+
+BoxAction = Play | TurnUp
+"""Any Box action."""
+
+_PLAYS: Final[tuple[Play, ...]] = tuple(Play(Card.of(c)) for c in range(52))
+_PLAY_ID: Final[dict[int, int]] = {id(p): c for c, p in enumerate(_PLAYS)}
+"""The card id of each shared Play value, by object identity (cheaper than ``card.id``)."""
+_TURN_UP: Final = TurnUp()
+_ONLY_TURN_UP: Final[tuple[BoxAction, ...]] = (_TURN_UP,)
+
+# ---- public records ------------------------------------------------------------------
+
+
+class Ending(enum.Enum):
+    """How a round ended (BX-4.6)."""
+
+    FAILED_DRAW = "failed draw"
+    """A stuck player turned up a box card that was too high (BX-4.6a)."""
+    EMPTY_BOX = "empty box"
+    """A stuck player had no box card left to turn up (BX-4.6b)."""
+
+
+@final
+@attrs.frozen(slots=False)
+class RoundResult:
+    """What every player saw at the end of a round (all public, BX-8.1)."""
+
+    number: int
+    """The round's number (1 for the first)."""
+    winner: int
+    """The seat that played the last card on the table and won the round (BX-4.6)."""
+    ending: Ending
+    """Why the round ended."""
+    stuck: int
+    """The seat that was stuck and ended the round."""
+    turned_up: Card | None
+    """The box card turned up too high, now in the winner's extra pile (failed draw)."""
+    cards: tuple[Card, ...]
+    """The round's table cards in order of play; they went to the discard (BX-5.1)."""
+    played_by: tuple[int, ...]
+    """Who played each of ``cards``."""
+    from_box: tuple[bool, ...]
+    """Whether each of ``cards`` was a box card (a successful box play)."""
+    hand_draws: tuple[int, ...]
+    """Per seat, how many cards it drew into its hand (BX-5.2a)."""
+    box_draws: tuple[int, ...]
+    """Per seat, how many cards it drew face down into its box (BX-5.2b)."""
+    eliminated: tuple[int, ...]
+    """The seats that were eliminated after the refill (BX-5.3)."""
+
+
+# ---- state and observation ------------------------------------------------------------
+
+
+@final
+@attrs.frozen(slots=False)
+class BoxState:
+    """A full Box state: every card (in ``table``) and the RNG. Never shown to bots.
+
+    Every other field is a public fact (BX-8.1). The rules build states positionally
+    and without ``__slots__``: attrs then writes the instance dict directly, which makes
+    a new state about twice as cheap, and a decision makes one.
+    """
+
+    table: CardTable
+    """Every card, with who knows where it is."""
+    rng: int
+    """The state's RNG state (box turn-ups); hidden from every observation."""
+    dealer: int
+    """The dealer seat (BX-3.1)."""
+    round: int
+    """The current round's number, from 1."""
+    leader: int
+    """The seat that led (or is to lead) the current round (BX-4.1)."""
+    current: int | None
+    """The seat to decide, or ``None`` when the game is over."""
+    direction: int
+    """``1`` clockwise, ``-1`` anticlockwise (BX-4.2, BX-4.5)."""
+    active: int
+    """Mask of the seats still in the game."""
+    out: tuple[int, ...]
+    """Per seat, the round in which it was eliminated, ``0`` while it is in (BX-5.3)."""
+    played_by: tuple[int, ...]
+    """Who played each card on the table, in order (BX-8.1)."""
+    from_box: tuple[bool, ...]
+    """Whether each card on the table came from its player's box (BX-8.1)."""
+    last_round: RoundResult | None
+    """How the previous round ended, or ``None`` in round 1."""
+
+
+@final
+@attrs.frozen(kw_only=True)
+class BoxObservation:
+    """What one seat may know (BX-8): its own hand, every public card and fact.
+
+    It never holds a box card that has not been turned up, the draw pile order, another
+    seat's hand or legal actions, or the RNG (BX-8.3, BX-8.4).
+    """
+
+    seat: int
+    """The observing seat (``-1``: an onlooker)."""
+    num_players: int
+    """Always 4."""
+    dealer: int
+    """The dealer seat."""
+    round: int
+    """The current round's number."""
+    leader: int
+    """Who led (or leads) the current round."""
+    current_player: int | None
+    """Whose turn it is, or ``None`` when the game is over."""
+    direction: int
+    """``1`` clockwise, ``-1`` anticlockwise."""
+    out: tuple[int, ...]
+    """Per seat, the round it was eliminated in, ``0`` while it is in."""
+    played_by: tuple[int, ...]
+    """Who played each card on the table."""
+    from_box: tuple[bool, ...]
+    """Whether each table card was a box card."""
+    last_round: RoundResult | None
+    """How the previous round ended."""
+    table: TableView
+    """The cards as this seat knows them (sizes of every zone are public)."""
+    legal_actions: tuple[BoxAction, ...]
+    """This seat's legal actions when it is to move, else ``()``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return _CODEC.encode(self)  # type: ignore[no-any-return]
+
+    def box_plays(self, seat: int) -> int:
+        """The successful box plays of ``seat`` in the current round."""
+        return sum(1 for s, b in zip(self.played_by, self.from_box, strict=True) if b and s == seat)
+
+
+# ---- the rules ------------------------------------------------------------------------
+
+
+# ---- table moves -----------------------------------------------------------------------
+#
+# Box's moves are few and simple, so they are written as direct CardTable constructions
+# (one allocation instead of one per card). Each does exactly what the matching
+# ``CardTable.move`` / ``draw`` would do to the knowledge masks; the tests compare them
+# with the core's moves and check the knowledge invariants after every action.
+
+
+def _show(t: CardTable, c: int, src: int, dst: int) -> CardTable:
+    """Move card ``c`` from ``src`` (a hand or a box) face up to a public zone ``dst``.
+
+    Like ``t.move(c, src, dst)``: every seat sees a card that lands in a public zone.
+    """
+    bit = 1 << c
+    masks = list(t.masks)
+    masks[src] ^= bit
+    masks[dst] |= bit
+    orders = t.orders
+    if dst == TABLE:
+        new = list(orders)
+        new[TABLE] = (*orders[TABLE], c)
+        orders = tuple(new)
+    k0, k1, k2, k3 = t.known
+    return CardTable(t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit))
+
+
+def _deal(lay: Layout, order: Sequence[int], dealer: int) -> CardTable:
+    """BX-3.2: deal ``order`` (top first) one card at a time from the dealer's left.
+
+    The first 16 cards make the four boxes (seen by nobody), the next 16 the four hands
+    (each seen by its owner); the other 20 stay in the draw pile, top card on top. This
+    is what 32 ``draw`` moves from a freshly shuffled draw pile give.
+    """
+    masks = [0] * len(lay.zones)
+    known = [0] * NUM_PLAYERS
+    for i in range(32):
+        seat = (dealer + 1 + i) % NUM_PLAYERS
+        bit = 1 << order[i]
+        if i < 16:
+            masks[BOX + seat] |= bit
+        else:
+            masks[HAND + seat] |= bit
+            known[seat] |= bit
+    rest = order[32:]
+    for c in rest:
+        masks[DRAW] |= 1 << c
+    orders: list[tuple[int, ...]] = [()] * len(lay.zones)
+    orders[DRAW] = tuple(reversed(rest))
+    return CardTable(lay, tuple(masks), tuple(orders), tuple(known))
+
+
+def _kth(mask: int, k: int) -> int:
+    """The id of the ``k``-th card (0-based, lowest id first) of a mask."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+@final
+class Box:
+    """The Box rules under fixed options; build it with ``cardcore.load_game("box")``."""
+
+    name = "box"
+    min_players = NUM_PLAYERS
+    max_players = NUM_PLAYERS
+
+    def __init__(self, options: BoxOptions | None = None) -> None:
+        self.options: Final = options or BoxOptions()
+        """The typed options."""
+        self._fill: Final = self.options.box_refill == "fill_to_four"
+
+    def __repr__(self) -> str:
+        return f"Box({self.options!r})"
+
+    def teams(self, num_players: int) -> tuple[tuple[int, ...], ...] | None:
+        """No partnerships: every player plays for themselves."""
+        return None
+
+    def max_decisions(self, num_players: int) -> int:
+        """A true bound: each decision takes one card out of a hand or a box for good.
+
+        Cards only reach hands and boxes from the deal and the draw pile, which never
+        grows (BX-9.7), so a game has at most 52 decisions (BX-9.8).
+        """
+        return 52
+
+    # ---- setup (BX-3) ----------------------------------------------------------------
+
+    def initial_state(
+        self,
+        num_players: int,
+        seed: int,
+        *,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> BoxState:
+        """Shuffle (or stack) and deal: four box cards, then four hand cards each.
+
+        Args:
+            num_players: must be 4 (BX-1.1).
+            seed: seeds the state's RNG (the shuffle, the dealer, box turn-ups).
+            dealer: the dealer seat, or ``None`` to pick one at random (BX-3.1).
+            deck: a stacked deck of all 52 cards, top card first; it goes to the
+                dealer's left first, so its first 16 cards are the boxes (BX-3.2).
+
+        Raises:
+            ValueError: a wrong player count, dealer seat or deck.
+        """
+        lay = layout(num_players)
+        rng = rng_seed(seed)
+        if dealer is None:
+            dealer, rng = rng_below(rng, NUM_PLAYERS)
+        elif not isinstance(dealer, int) or not 0 <= dealer < NUM_PLAYERS:
+            raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+        if deck is not None:
+            ids: Sequence[int] = [c.id for c in deck]
+            if len(ids) != 52 or len(set(ids)) != 52:
+                raise ValueError(
+                    f"a stacked deck must hold each of the 52 cards exactly once "
+                    f"(got {len(ids)} cards, {len(set(ids))} different)"
+                )
+        else:
+            ids, rng = rng_shuffle(rng, range(52))
+        table = _deal(lay, ids, dealer)
+        first = (dealer + 1) % NUM_PLAYERS
+        return BoxState(
+            table=table,
+            rng=rng,
+            dealer=dealer,
+            round=1,
+            leader=first,
+            current=first,
+            direction=1,
+            active=(1 << NUM_PLAYERS) - 1,
+            out=(0,) * NUM_PLAYERS,
+            played_by=(),
+            from_box=(),
+            last_round=None,
+        )
+
+    # ---- decisions (BX-4) -------------------------------------------------------------
+
+    def current_player(self, state: BoxState) -> int | None:
+        """The seat to decide, or ``None`` at the end."""
+        return state.current
+
+    def legal_actions(self, state: BoxState) -> tuple[BoxAction, ...]:
+        """The current player's options, highest rank first (then by suit).
+
+        Leading: every hand card of the highest rank held (BX-4.3), or ``turn up`` with
+        an empty hand. Following: every hand card of rank <= the last table card, or
+        ``turn up`` when there is none (BX-4.4, BX-4.6).
+        """
+        cur = state.current
+        if cur is None:
+            return ()
+        t = state.table
+        hand = t.masks[HAND + cur]
+        order = t.orders[TABLE]
+        if order:
+            m = hand & _UP_TO[_RANK[order[-1]]]
+        elif hand:
+            m = hand & _OF_RANK[_top_rank(hand)]
+        else:
+            m = 0
+        if not m:
+            return _ONLY_TURN_UP
+        if not m & (m - 1):
+            return (_PLAYS[m.bit_length() - 1],)
+        found = []
+        while m:
+            low = m & -m
+            found.append(low.bit_length() - 1)
+            m ^= low
+        found.sort(key=_SHOW_ORDER.__getitem__)
+        plays = _PLAYS
+        return tuple([plays[c] for c in found])
+
+    def apply(self, state: BoxState, action: BoxAction) -> BoxState:
+        """Play ``action`` for the current player; return the new state.
+
+        Raises:
+            IllegalActionError: the action is not legal here (the reason says why).
+        """
+        cur = state.current
+        if cur is None:
+            raise IllegalActionError(action, "the game is over")
+        t = state.table
+        hand = t.masks[HAND + cur]
+        order = t.orders[TABLE]
+        if isinstance(action, Play):
+            card = action.card
+            c = _PLAY_ID.get(id(action), -1)
+            if c < 0:
+                if not isinstance(card, Card):
+                    raise IllegalActionError(action, "not a card", self.legal_actions(state))
+                c = card.id
+            if not (hand >> c) & 1:
+                raise IllegalActionError(
+                    action, f"you do not hold {card} in your hand", self.legal_actions(state)
+                )
+            if order:
+                top = order[-1]
+                if _RANK[c] > _RANK[top]:
+                    raise IllegalActionError(
+                        action,
+                        f"{card} is higher than the {Card.of(top)} on the table",
+                        self.legal_actions(state),
+                    )
+            else:
+                best = _top_rank(hand)
+                if _RANK[c] != best:
+                    raise IllegalActionError(
+                        action,
+                        f"you must lead your highest rank: {card} is lower than your "
+                        f"{_RANK_WORDS[best]}",
+                        self.legal_actions(state),
+                    )
+            return self._played(state, _show(t, c, HAND + cur, TABLE), state.rng, cur, c, False)
+        if not isinstance(action, TurnUp):
+            raise IllegalActionError(
+                action,
+                "that is not a Box action (play a card or turn up)",
+                self.legal_actions(state),
+            )
+        if order:
+            top = order[-1]
+            can = hand & _UP_TO[_RANK[top]]
+            if can:
+                raise IllegalActionError(
+                    action,
+                    f"you can follow the {Card.of(top)} from your hand, so you may not turn "
+                    "up a box card",
+                    self.legal_actions(state),
+                )
+        elif hand:
+            raise IllegalActionError(
+                action,
+                "you hold cards, so you must lead your highest card from your hand",
+                self.legal_actions(state),
+            )
+        box = t.masks[BOX + cur]
+        # BX-4.6a / BX-4.3: a box card chosen uniformly at random, seen by nobody before.
+        k, rng = rng_below(state.rng, box.bit_count())
+        c = _kth(box, k)
+        if order and _RANK[c] > _RANK[order[-1]]:
+            # Failed draw: the card goes to the last player's extra pile; they win.
+            winner = state.played_by[-1]
+            t = _show(t, c, BOX + cur, EXTRA + winner)
+            return self._end_round(
+                state, t, rng, state.played_by, state.from_box, winner, cur, Ending.FAILED_DRAW, c
+            )
+        t = _show(t, c, BOX + cur, TABLE)
+        return self._played(state, t, rng, cur, c, True)
+
+    def _played(
+        self, state: BoxState, t: CardTable, rng: int, cur: int, c: int, from_box: bool
+    ) -> BoxState:
+        """A card is on the table: reverse on an equal rank, pass the turn (BX-4.4-4.6)."""
+        order = state.table.orders[TABLE]
+        direction = state.direction
+        if order and _RANK[order[-1]] == _RANK[c]:
+            direction = -direction  # BX-4.5
+        nxt = (_NEXT_CW if direction > 0 else _NEXT_ACW)[state.active][cur]
+        played_by = (*state.played_by, cur)
+        from_boxes = (*state.from_box, from_box)
+        masks = t.masks
+        if not masks[BOX + nxt] and not masks[HAND + nxt] & _UP_TO[_RANK[c]]:
+            # BX-4.6b: stuck with an empty box; the round ends, nothing moves.
+            return self._end_round(
+                state, t, rng, played_by, from_boxes, cur, nxt, Ending.EMPTY_BOX, None
+            )
+        return BoxState(
+            t,
+            rng,
+            state.dealer,
+            state.round,
+            state.leader,
+            nxt,
+            direction,
+            state.active,
+            state.out,
+            played_by,
+            from_boxes,
+            state.last_round,
+        )
+
+    # ---- end of a round (BX-5) --------------------------------------------------------
+
+    def _end_round(
+        self,
+        state: BoxState,
+        t: CardTable,
+        rng: int,
+        played_by: tuple[int, ...],
+        from_box: tuple[bool, ...],
+        winner: int,
+        stuck: int,
+        ending: Ending,
+        turned_up: int | None,
+    ) -> BoxState:
+        cards = tuple([DECK_52[c] for c in t.orders[TABLE]])
+        masks = list(t.masks)
+        known = list(t.known)
+        # BX-5.1: the table cards (public already) go to the discard.
+        masks[DISCARD] |= masks[TABLE]
+        masks[TABLE] = 0
+        box_plays = [0, 0, 0, 0]
+        if True in from_box:
+            for s, b in zip(played_by, from_box, strict=True):
+                if b:
+                    box_plays[s] += 1
+        failed = stuck if ending is Ending.FAILED_DRAW else -1
+        hand_draws = [0, 0, 0, 0]
+        box_draws = [0, 0, 0, 0]
+        active = state.active
+        pile = t.orders[DRAW]  # bottom first: the top card is the last
+        left = len(pile)
+        # BX-5.2: serve each active player in turn, clockwise from the round winner;
+        # hand cards are seen by their owner, box cards by nobody.
+        for p in _CLOCKWISE_FROM[winner]:
+            if not left:
+                break
+            if not (active >> p) & 1:
+                continue
+            need = HAND_SIZE - masks[HAND + p].bit_count()
+            need = min(need, left)
+            if need:
+                got = 0
+                for c in pile[left - need : left]:
+                    got |= 1 << c
+                left -= need
+                masks[HAND + p] |= got
+                known[p] |= got
+                hand_draws[p] = need
+            if box_plays[p]:
+                size = masks[BOX + p].bit_count()
+                if self._fill:
+                    need = BOX_SIZE - (p == failed) - size
+                else:
+                    need = min(box_plays[p], BOX_SIZE - size)
+                need = min(need, left)
+                if need > 0:
+                    got = 0
+                    for c in pile[left - need : left]:
+                        got |= 1 << c
+                    left -= need
+                    masks[BOX + p] |= got
+                    box_draws[p] = need
+        orders = t.orders
+        if left < len(pile):
+            rest = pile[:left]
+            drawn = 0
+            for c in pile[left:]:
+                drawn |= 1 << c
+            masks[DRAW] ^= drawn
+            orders = (rest, *orders[1:TABLE], (), orders[DISCARD])
+        else:
+            orders = (*orders[:TABLE], (), orders[DISCARD])
+        # BX-5.3: an empty box after the refill puts a player out; the hand goes to the
+        # discard face down and unseen: nobody, the owner included, follows it (BX-8.3).
+        eliminated = []
+        out = state.out
+        for p in range(NUM_PLAYERS):
+            if (active >> p) & 1 and not masks[BOX + p]:
+                eliminated.append(p)
+                active &= ~(1 << p)
+                m = masks[HAND + p]
+                masks[HAND + p] = 0
+                masks[DISCARD] |= m
+                known = [k & ~m for k in known]
+        if eliminated:
+            out = tuple(state.round if p in eliminated else o for p, o in enumerate(out))
+        t = CardTable(t.layout, tuple(masks), orders, tuple(known))
+        result = RoundResult(
+            state.round,
+            winner,
+            ending,
+            stuck,
+            None if turned_up is None else DECK_52[turned_up],
+            cards,
+            played_by,
+            from_box,
+            tuple(hand_draws),
+            tuple(box_draws),
+            tuple(eliminated),
+        )
+        # BX-4.1: the winner leads, or the next active player clockwise from them.
+        over = active.bit_count() <= 1  # BX-5.4
+        if (active >> winner) & 1 or not active:
+            leader = winner
+        else:
+            leader = _NEXT_CW[active][winner]
+        return BoxState(
+            t,
+            rng,
+            state.dealer,
+            state.round + 1,
+            leader,
+            None if over else leader,
+            1,
+            active,
+            out,
+            (),
+            (),
+            result,
+        )
+
+    # ---- observing ------------------------------------------------------------------
+
+    def observe(self, state: BoxState, seat: int) -> BoxObservation:
+        """What ``seat`` may know of ``state`` (``-1``: an onlooker)."""
+        if seat != SPECTATOR and not 0 <= seat < NUM_PLAYERS:
+            raise ValueError(f"seat must be 0-3 or -1 (onlooker), not {seat}")
+        legal = self.legal_actions(state) if seat == state.current else ()
+        return BoxObservation(
+            seat=seat,
+            num_players=NUM_PLAYERS,
+            dealer=state.dealer,
+            round=state.round,
+            leader=state.leader,
+            current_player=state.current,
+            direction=state.direction,
+            out=state.out,
+            played_by=state.played_by,
+            from_box=state.from_box,
+            last_round=state.last_round,
+            table=state.table.view(seat),
+            legal_actions=legal,
+        )
+
+    def outcome(self, state: BoxState) -> Outcome | None:
+        """The result once the game is over (BX-6).
+
+        The last player with a box wins (BX-6.1). If the last players went out together,
+        the most extra cards among them wins and equal counts share (BX-6.2). Scores
+        rank the rest: a seat scores the round it went out in, a winner one more than
+        the final round.
+        """
+        if state.current is not None:
+            return None
+        final = max(state.out)
+        survivors = [p for p in range(NUM_PLAYERS) if (state.active >> p) & 1]
+        if survivors:
+            winners = survivors
+            reason = f"seat {survivors[0]} is the last player with a box"
+        else:
+            group = [p for p in range(NUM_PLAYERS) if state.out[p] == final]
+            extras = {p: state.table.masks[EXTRA + p].bit_count() for p in group}
+            most = max(extras.values())
+            winners = [p for p in group if extras[p] == most]
+            reason = (
+                f"seats {', '.join(map(str, group))} went out together; "
+                f"most extra cards ({most}): seat{'s' if len(winners) > 1 else ''} "
+                f"{', '.join(map(str, winners))}"
+            )
+        scores = [
+            float(final + 1) if p in winners else float(state.out[p]) for p in range(NUM_PLAYERS)
+        ]
+        return Outcome.from_scores(scores, reason=reason)
+
+    # ---- determinisation ------------------------------------------------------------
+
+    def sample_state(self, observation: BoxObservation, rng: random.Random) -> BoxState:
+        """A full state agreeing with everything the observing seat knows.
+
+        Unseen cards (other hands, every box, the draw pile, mucked hands) are dealt at
+        random, keeping what this round revealed: a leader who led from the hand holds
+        nothing higher than the lead, and a player who turned up a box card this round
+        holds nothing as low as the card they could not follow.
+        """
+        o = observation
+        table_cards = o.table.orders[TABLE]
+        exclude: dict[int, int] = {}
+        for i, (seat, boxed) in enumerate(zip(o.played_by, o.from_box, strict=True)):
+            if i == 0:
+                if not boxed:
+                    exclude[HAND + seat] = (
+                        exclude.get(HAND + seat, 0) | _ABOVE[_RANK[table_cards[0]]]
+                    )
+            elif boxed:
+                exclude[HAND + seat] = (
+                    exclude.get(HAND + seat, 0) | _UP_TO[_RANK[table_cards[i - 1]]]
+                )
+        table = sample_table(o.table, rng, exclude=exclude)
+        # The discard is face down, but the played cards in it went there face up: every
+        # seat knows them, which ``sample_table`` (looking only at zone visibility) does
+        # not restore for the other seats or for an onlooker.
+        shown = o.table.known[DISCARD]
+        if shown:
+            table = CardTable(
+                table.layout, table.masks, table.orders, tuple(k | shown for k in table.known)
+            )
+        active = 0
+        for p, gone in enumerate(o.out):
+            if not gone:
+                active |= 1 << p
+        return BoxState(
+            table=table,
+            rng=rng.getrandbits(64),
+            dealer=o.dealer,
+            round=o.round,
+            leader=o.leader,
+            current=o.current_player,
+            direction=o.direction,
+            active=active,
+            out=o.out,
+            played_by=o.played_by,
+            from_box=o.from_box,
+            last_round=o.last_round,
+        )
+
+    # ---- text ---------------------------------------------------------------------
+
+    @staticmethod
+    def parse(text: str) -> BoxAction:
+        """Read ``play 9♠`` (or ``play 9s``, or just ``9♠``) or ``turn up``.
+
+        Raises:
+            ValueError: naming the text when it is not a Box action.
+        """
+        if not isinstance(text, str):
+            raise ValueError(f"not a Box action: {text!r}")
+        words = text.lower().replace("-", " ").split()
+        if words in (["turn", "up"], ["turnup"], ["turn"]):
+            return _TURN_UP
+        if words and words[0] == "play":
+            words = words[1:]
+        if len(words) == 1:
+            try:
+                return _PLAYS[parse_card(words[0]).id]
+            except ValueError:
+                pass
+        raise ValueError(f"not a Box action: {text!r} (try 'play 9♠' or 'turn up')")
+
+    def parse_action(self, text: str) -> BoxAction:
+        """Read an action from its text form (the inverse of ``str(action)``)."""
+        return self.parse(text)
+
+    def observation_from_json(self, data: Mapping[str, Any]) -> BoxObservation:
+        """Rebuild an observation from its ``to_json`` data.
+
+        Raises:
+            ValueError: naming the first part of the data that does not fit.
+        """
+        n = data.get("num_players")
+        if n != NUM_PLAYERS:
+            raise ValueError(f"observation: 'num_players' must be 4, not {n!r}")
+        obs = _CODEC.decode(data, BoxObservation, num_players=NUM_PLAYERS)
+        assert isinstance(obs, BoxObservation)
+        return obs
+
+    def render(self, observation: BoxObservation) -> str:
+        """The table as text from the observing seat's point of view."""
+        from cardcore_box.render import render
+
+        return render(observation)
+
+
+_CODEC: Final = JsonCodec((Play, TurnUp), Box.parse, layout)

@@ -1,0 +1,36 @@
+"""Plugin hooks: register Box and its heuristic bot with cardcore."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore_box.bots import BoxHeuristic
+from cardcore_box.game import PRESETS, Box, BoxOptions
+
+
+@hookimpl
+def cardcore_register_games() -> Iterator[GameSpec]:
+    """Register ``box``."""
+    yield GameSpec(
+        name="box",
+        title="Box",
+        factory=Box,
+        options_type=BoxOptions,
+        presets=PRESETS,
+        min_players=4,
+        max_players=4,
+        description="four players shed descending cards; the last player with a box wins",
+        rules_version="1",
+    )
+
+
+@hookimpl
+def cardcore_register_bots() -> Iterator[BotSpec]:
+    """Register ``box-heuristic``."""
+    yield BotSpec(
+        name="box-heuristic",
+        factory=BoxHeuristic,
+        games=("box",),
+        description="a sensible beginner at Box: keeps low cards, squeezes a weak next player",
+    )
