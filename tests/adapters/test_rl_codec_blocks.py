@@ -62,7 +62,7 @@ def test_action_index_is_a_bijection() -> None:
         assert index.index(a) == i
         assert index.at(i) == a
     assert index.actions[0] == f"play {DECK_52[0]}"
-    assert index.mapping[index.at(7)] == 7
+    assert index.lookup(index.at(7)) == 7
 
 
 def test_action_index_refuses_duplicates_and_emptiness() -> None:
@@ -84,6 +84,18 @@ def test_action_index_errors_name_the_problem() -> None:
         index.at(2)
     with pytest.raises(IndexError):
         index.at(-1)
+
+
+def test_action_index_with_a_key_looks_up_by_the_key() -> None:
+    """A key function stands in for the action in lookups; shared keys are refused."""
+    index = ActionIndex(["pass", "bid 10", "bid 20"], key=lambda a: a.split()[-1])
+    assert index.index("bid 20") == 2
+    assert index.lookup("pass") == 0
+    assert index.at(1) == "bid 10"
+    with pytest.raises(KeyError, match="'bid 30' is not in the action index"):
+        index.index("bid 30")
+    with pytest.raises(ValueError, match="actions share a key: bid 10 / raise 10"):
+        ActionIndex(["bid 10", "raise 10"], key=lambda a: a.split()[-1])
 
 
 def test_one_hot_and_scaled() -> None:

@@ -160,3 +160,16 @@ def test_registry_is_shared_by_copies(support: Any) -> None:
 
     reg = support.highcard_registry()
     assert copy.deepcopy({"registry": reg})["registry"] is reg
+
+
+def test_codecs_are_built_once_per_game_options_and_count(support: Any) -> None:
+    """codec() shares one codec per game, options and player count; build() makes new ones."""
+    reg = support.highcard_registry()
+    game = load_game("highcard")
+    first = reg.codec(game, 2)
+    assert reg.codec(load_game("highcard"), 2) is first
+    assert reg.codec(game, 3) is not first
+    assert reg.codec(load_game("highcard", hand_size=5), 2) is not first
+    assert reg.build(game, 2) is not first
+    reg.register(CodecSpec(game="highcard", factory=support.highcard_codec), replace=True)
+    assert reg.codec(game, 2) is not first  # a replaced spec drops its cached codecs

@@ -22,6 +22,9 @@ from cardcore.adapters import pettingzoo as pz
 CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("nestors", 4, {"threshold": 200}),
     ("noddy", 2, {}),
+    ("nyuri", 2, {}),
+    ("nyuri", 3, {}),
+    ("nyuri", 4, {}),
 ]
 IDS = [f"{g}-{n}p" for g, n, _ in CASES]
 

@@ -177,8 +177,8 @@ def check_codec(
     other: Codec | None = None
     if codec is None:
         reg = registry or default_registry()
-        codec = reg.codec(g, n)
-        other = reg.codec(g, n)
+        codec = reg.build(g, n)
+        other = reg.build(g, n)
     _check_index(codec, other, label)
     rng = random.Random(seed)
     sampler = random.Random(seed + 1)

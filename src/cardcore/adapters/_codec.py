@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import struct
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, Final, Generic, Protocol, TypeVar, final, runtime_checkable
 
 import attrs
@@ -100,9 +99,13 @@ class ActionIndex(Generic[A]):
 
     Args:
         actions: every action the game can produce for one seat count, each once.
+        key: optional: a cheap hashable stand-in for an action, used for lookups instead
+            of the action itself (e.g. a card mask for a set of cards: hashing a tuple
+            of card objects costs more than the rest of an environment step). Equal
+            actions must have equal keys, and listed actions distinct keys.
 
     Raises:
-        ValueError: the iterable is empty or yields an action twice.
+        ValueError: the iterable is empty, or yields an action (or a key) twice.
 
     Example:
         >>> from cardcore.adapters import ActionIndex
@@ -111,17 +114,32 @@ class ActionIndex(Generic[A]):
         (1, 'bid 2', 3)
     """
 
-    __slots__ = ("_actions", "_index")
+    __slots__ = ("_actions", "_index", "_key", "lookup")
 
-    def __init__(self, actions: Iterable[A]) -> None:
+    def __init__(self, actions: Iterable[A], *, key: Callable[[A], Hashable] | None = None) -> None:
         self._actions: tuple[A, ...] = tuple(actions)
-        self._index: dict[A, int] = {a: i for i, a in enumerate(self._actions)}
+        self._key = key
+        keys: Iterable[Hashable] = self._actions if key is None else map(key, self._actions)
+        self._index: dict[Hashable, int] = {k: i for i, k in enumerate(keys)}
         if not self._actions:
             raise ValueError("an action index needs at least one action")
         if len(self._index) != len(self._actions):
-            seen: set[A] = set()
-            dups = [a for a in self._actions if a in seen or seen.add(a)]  # type: ignore[func-returns-value]
-            raise ValueError(f"actions listed twice: {', '.join(str(a) for a in dups[:5])}")
+            seen: dict[Hashable, A] = {}
+            dups = []
+            for a in self._actions:
+                k = a if key is None else key(a)
+                if k in seen:
+                    dups.append(f"{seen[k]} / {a}" if key is not None else str(a))
+                seen[k] = a
+            what = "actions share a key" if key is not None else "actions listed twice"
+            raise ValueError(f"{what}: {', '.join(dups[:5])}")
+        self.lookup: Callable[[A], int]
+        """The index of an action as fast as it gets; a bare ``KeyError`` if unknown."""
+        if key is None:
+            self.lookup = self._index.__getitem__
+        else:
+            table = self._index
+            self.lookup = lambda action: table[key(action)]
 
     def __len__(self) -> int:
         return len(self._actions)
@@ -137,11 +155,6 @@ class ActionIndex(Generic[A]):
         """Every action, in index order."""
         return self._actions
 
-    @property
-    def mapping(self) -> Mapping[A, int]:
-        """Action to index, read-only (a plain lookup, for hot loops)."""
-        return MappingProxyType(self._index)
-
     def index(self, action: A) -> int:
         """The index of ``action``.
 
@@ -149,8 +162,8 @@ class ActionIndex(Generic[A]):
             KeyError: the action is not in the index (the message names it).
         """
         try:
-            return self._index[action]
-        except (KeyError, TypeError):
+            return self.lookup(action)
+        except (KeyError, TypeError, AttributeError):
             raise KeyError(
                 f"action {str(action)!r} is not in the action index "
                 f"({len(self._actions)} actions); the codec does not list every action"

@@ -103,6 +103,7 @@ class CodecRegistry:
     def __init__(self, *, load_entrypoints: bool = True) -> None:
         self._specs: dict[str, CodecSpec] = {}
         self._problems: list[CodecProblem] = []
+        self._cache: dict[tuple[Any, ...], Codec] = {}
         if load_entrypoints:
             eps = sorted(
                 importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
@@ -174,6 +175,7 @@ class CodecRegistry:
                 f"{old.source!r} and {spec.source!r}"
             )
         self._specs[spec.game] = spec
+        self._cache = {k: v for k, v in self._cache.items() if k[0] != spec.game}
 
     def specs(self) -> Mapping[str, CodecSpec]:
         """Every registered codec spec by game id, sorted."""
@@ -191,7 +193,25 @@ class CodecRegistry:
             raise CodecError(_missing(game)) from None
 
     def codec(self, game: Game[Any, Any, Any], num_players: int) -> Codec:
-        """Build the codec of ``game`` (with its options) for ``num_players`` seats.
+        """The codec of ``game`` (with its options) for ``num_players`` seats.
+
+        Codecs are immutable, so one is built per game, options and player count and
+        then shared (a big action index takes a moment to build).
+
+        Raises:
+            CodecError: the game declares no codec, or its factory returned no codec.
+        """
+        key = (game.name, type(game), game.options, num_players)
+        try:
+            cached = self._cache.get(key)
+        except TypeError:  # options that do not hash: build every time
+            return self.build(game, num_players)
+        if cached is None:
+            cached = self._cache[key] = self.build(game, num_players)
+        return cached
+
+    def build(self, game: Game[Any, Any, Any], num_players: int) -> Codec:
+        """Build a new codec of ``game`` for ``num_players`` seats (see :meth:`codec`).
 
         Raises:
             CodecError: the game declares no codec, or its factory returned no codec.

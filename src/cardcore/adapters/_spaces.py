@@ -50,7 +50,7 @@ class ObservationEncoder:
         """The codec's ``action_at`` (without the wrapper layer for a TableCodec)."""
         if isinstance(codec, TableCodec):  # skip two layers of calls in the hot path
             self._encode = codec.encoding.encode
-            self._lookup = codec.actions.mapping.__getitem__
+            self._lookup = codec.actions.lookup
             self.action_at = codec.actions.at
 
     def __call__(self, observation: Any) -> ObsDict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore.adapters import CodecSpec
 from cardcore_nyuri.bots import NyuriHeuristic
 from cardcore_nyuri.game import PRESETS, Nyuri, NyuriOptions
 
@@ -41,4 +42,20 @@ def cardcore_register_bots() -> Iterator[BotSpec]:
         factory=NyuriHeuristic,
         games=("nyuri",),
         description="a sensible beginner: lays hard-to-steal cards, steals cheaply and safely",
+    )
+
+
+@hookimpl
+def cardcore_register_codecs() -> Iterator[CodecSpec]:
+    """Register the RL codec of ``nyuri`` (read by ``cardcore.adapters``).
+
+    Returns:
+        The Nyuri codec's spec (about 24,000 actions: steals of one to three cards).
+    """
+    from cardcore_nyuri.encoding import nyuri_codec
+
+    yield CodecSpec(
+        game="nyuri",
+        factory=nyuri_codec,
+        description="the card table, the stock's bottom, counts, target value, last turn",
     )

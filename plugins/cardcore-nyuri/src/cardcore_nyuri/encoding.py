@@ -1,0 +1,125 @@
+"""The RL codec of Nyuri: every action numbered, every observation as floats.
+
+The action index (23,845 actions, the same for every option and player count):
+``decline``, ``take back``, ``swap``; ``lay`` of each card; ``lay`` of each card guarded
+by each higher card of its suit (312); then ``steal`` with every set of one, two and
+three cards (52 + 1,326 + 22,100), each size in the order of ``itertools.combinations``
+over the deck.
+
+The observation: the card table as the seat knows it (stock, hands, capture piles, the
+target and bodyguard, the offers), the two bottom cards of the stock (a swapped target
+and bodyguard, seen by all), the seat and the seat to move, then the public facts of
+:func:`nyuri_facts`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Final
+
+from cardcore import DECK_52, Card
+from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
+from cardcore_nyuri.game import (
+    Decline,
+    Lay,
+    Nyuri,
+    NyuriAction,
+    NyuriObservation,
+    Phase,
+    Steal,
+    Swap,
+    TakeBack,
+    card_value,
+)
+
+__all__ = ["action_key", "facts_size", "nyuri_actions", "nyuri_codec", "nyuri_facts"]
+
+MAX_TARGET: Final = 27
+"""The largest target value (a king guarded by the ace): target values are scaled by it."""
+_PHASES: Final = tuple(Phase)
+_PHASE_HOT: Final = {p: tuple(one_hot(i, len(_PHASES))) for i, p in enumerate(_PHASES)}
+_RETURNED: Final = {"": (0.0, 0.0), "take back": (1.0, 0.0), "swap": (0.0, 1.0)}
+
+
+def facts_size(num_players: int) -> int:
+    """How many public facts :func:`nyuri_facts` returns for a player count."""
+    return len(_PHASES) + 5 * num_players + 7
+
+
+def nyuri_actions() -> Iterator[NyuriAction]:
+    """Every action a Nyuri player can ever take, in the index's fixed order."""
+    yield Decline()
+    yield TakeBack()
+    yield Swap()
+    for card in DECK_52:
+        yield Lay(card)
+    for card in DECK_52:
+        for guard in DECK_52:
+            if guard.suit == card.suit and guard.rank > card.rank:
+                yield Lay(card, guard)
+    for size in (1, 2, 3):
+        for cards in itertools.combinations(DECK_52, size):
+            yield Steal(cards)
+
+
+def action_key(action: NyuriAction) -> tuple[int, ...]:
+    """A cheap lookup key: hashing a steal's tuple of cards would cost more than a step."""
+    if type(action) is Steal:
+        return (1, action.mask)
+    if type(action) is Lay:
+        return (2, action.card.id, -1 if action.guard is None else action.guard.id)
+    return (0, _SIMPLE.index(type(action)))
+
+
+_SIMPLE: Final = (Decline, TakeBack, Swap)
+
+
+def _value(card: Card | None) -> int:
+    return 0 if card is None else card_value(card)
+
+
+def nyuri_facts(obs: NyuriObservation, turn_limit: int) -> list[float]:
+    """The public numbers of an observation, each in ``[-1, 1]``.
+
+    Args:
+        obs: the observation.
+        turn_limit: the game's turn limit (the turn number is scaled by it).
+
+    Returns:
+        ``facts_size(num_players)`` floats: phase one-hot; the dealer; the layer; the
+        turn number; the dead-turn count; every player's count; the target value; and
+        from the latest resolved turn, its thief, whether a penalty card was taken,
+        whether the layer took back or swapped, and who drew.
+    """
+    n = obs.num_players
+    out = list(_PHASE_HOT[obs.phase])
+    out += one_hot(obs.dealer, n)
+    out += one_hot(obs.layer, n)
+    out.append(scaled(obs.turn, turn_limit))
+    out.append(scaled(obs.dead_turns, n))
+    out += [c / 52 for c in obs.counts]
+    out.append((_value(obs.target) + _value(obs.guard)) / MAX_TARGET)
+    last = obs.last
+    if last is None:
+        out += [0.0] * (2 * n + 4)
+        return out
+    out += one_hot(last.winner, n)
+    out.append(1.0 if last.winner is None else 0.0)
+    out.append(float(last.penalty))
+    out += _RETURNED.get(last.returned, (0.0, 0.0))
+    out += [float(s in last.drew) for s in range(n)]
+    return out
+
+
+def nyuri_codec(game: Nyuri, num_players: int) -> TableCodec[NyuriAction]:
+    """The Nyuri codec (registered by the plugin's ``cardcore_register_codecs`` hook)."""
+    turn_limit = game.options.turn_limit
+    encoding = TableEncoding.for_game(
+        game,
+        num_players,
+        facts=lambda obs: nyuri_facts(obs, turn_limit),
+        facts_size=facts_size(num_players),
+        slots=[Slots("stock", 2)],
+    )
+    return TableCodec(encoding, ActionIndex(nyuri_actions(), key=action_key))

@@ -1,0 +1,74 @@
+"""The RL codec of Nyuri: the codec check, the action index and the public facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardcore import load_game, parse_card, parse_cards
+from cardcore.adapters import CodecRegistry, check_codec, load_codec
+from cardcore_nyuri import Decline, Lay, Nyuri, Phase, Steal, Swap, TakeBack
+from cardcore_nyuri.encoding import (
+    action_key,
+    facts_size,
+    nyuri_actions,
+    nyuri_codec,
+    nyuri_facts,
+)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", ["default", "pagat"])
+def test_codec_check_passes(preset: str, players: int) -> None:
+    """check_codec passes: fixed index, exact masks, sizes, values, observation only."""
+    report = check_codec("nyuri", players, games=2, preset=preset, seed=players)
+    assert report.num_actions == 23_845
+    assert report.decisions > 5
+    assert report.twins > 0
+
+
+def test_the_hook_registers_the_codec() -> None:
+    """The plugin's cardcore_register_codecs hook is found through its entry point."""
+    spec = CodecRegistry().spec("nyuri")
+    assert spec.source == "nyuri"
+    assert spec.factory is nyuri_codec
+    assert load_codec("nyuri", 3).num_actions == 23_845
+
+
+def test_action_index_lists_every_action_once() -> None:
+    """Three simple actions, 52 + 312 lays, and every steal of one to three cards."""
+    actions = list(nyuri_actions())
+    assert len(actions) == len(set(actions)) == 3 + 52 + 312 + 52 + 1326 + 22_100
+    assert actions[:3] == [Decline(), TakeBack(), Swap()]
+    assert actions[3] == Lay(parse_card("2♣"))
+    assert Lay(parse_card("5♦"), parse_card("9♦")) in actions[55:367]
+    assert all(a.guard is not None and a.guard.suit == a.card.suit for a in actions[55:367])  # type: ignore[union-attr]
+    assert actions[367] == Steal(parse_cards("2♣"))
+    assert actions[-1] == Steal(parse_cards("K♠ A♠ Q♠"))
+
+
+def test_keys_are_distinct_and_match_equal_actions() -> None:
+    """The lookup key of a steal ignores the order its cards were given in."""
+    keys = {action_key(a) for a in nyuri_actions()}
+    assert len(keys) == 23_845
+    assert action_key(Steal(parse_cards("4♠ 4♦"))) == action_key(Steal(parse_cards("4♦ 4♠")))
+    codec = load_codec("nyuri", 2)
+    assert codec.action_at(codec.action_index(Steal(parse_cards("4♦ 4♠")))) == Steal(
+        parse_cards("4♠ 4♦")
+    )
+
+
+def test_facts_of_the_first_lay() -> None:
+    """At the first decision: lay phase, the dealer and layer known, no turn resolved."""
+    game = load_game("nyuri")
+    assert isinstance(game, Nyuri)
+    state = game.initial_state(3, 8, dealer=2)
+    obs = game.observe(state, 0)
+    facts = nyuri_facts(obs, 200)
+    assert len(facts) == facts_size(3)
+    phases = list(Phase)
+    assert facts[: len(phases)] == [float(p is Phase.LAY) for p in phases]
+    at = len(phases)
+    assert facts[at : at + 3] == [0.0, 0.0, 1.0]  # seat 2 deals
+    assert facts[at + 3 : at + 6] == [1.0, 0.0, 0.0]  # seat 0 lays first
+    assert facts[-(2 * 3 + 4) :] == [0.0] * (2 * 3 + 4)  # no turn resolved yet
+    assert all(-1.0 <= x <= 1.0 for x in facts)
