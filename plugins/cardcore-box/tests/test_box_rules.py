@@ -675,3 +675,51 @@ def test_turn_up_is_a_play_action() -> None:
     assert str(TurnUp()) == "turn up"
     assert str(Play(parse_cards("10♥")[0])) == "play 10♥"
     assert Play(parse_cards("10h")[0]) == Play(parse_cards("T♥")[0])
+
+
+# ---- sections 1 and 2: players, ranks and zones -------------------------------------------
+
+
+def test_ranks_low_to_high_and_suits_do_not_count(game: Box) -> None:
+    """BX-2.1: 2 is lowest, A highest; any suit follows, an equal rank of any suit too."""
+    s = build(current=1, table=[(0, "7♠", False)], hands={1: "8♥ 7♥ 2♦ A♣"}, boxes={1: "3♣"})
+    assert set(legal(game, s)) == {"play 7♥", "play 2♦"}
+    s = build(current=0, hands={0: "A♣ K♠ 2♦"}, boxes={0: "3♣"})
+    assert legal(game, s) == ["play A♣"]
+
+
+def test_zones_and_who_sees_them() -> None:
+    """BX-1.2, BX-1.4, BX-2.2: draw pile and boxes hidden from all, hands seen by their
+    owner, extra piles and the table public; seat s's left is seat s + 1."""
+    from cardcore import Visibility
+
+    lay = layout()
+    vis = {z.name: z.visibility for z in lay.zones}
+    assert vis["draw"] is Visibility.HIDDEN and lay.zones[DRAW].ordered
+    for p in range(4):
+        assert vis[f"hand{p}"] is Visibility.OWNER and lay.zones[HAND + p].owner == p
+        assert vis[f"box{p}"] is Visibility.HIDDEN
+        assert vis[f"extra{p}"] is Visibility.PUBLIC
+    assert vis["table"] is Visibility.PUBLIC and lay.zones[TABLE].ordered
+    assert vis["discard"] is Visibility.HIDDEN  # played cards enter it seen by all
+    game = Box()
+    s = game.initial_state(4, 0, dealer=2)
+    assert s.current == 3  # the dealer's left leads (BX-1.4, BX-4.1)
+    with pytest.raises(ValueError, match="4 players"):
+        layout(5)
+
+
+def test_shuffle_is_a_fair_permutation() -> None:
+    """BX-3.2: the shuffle deals every card everywhere about equally often."""
+    from cardcore_box.game import _shuffle52
+
+    counts = [[0] * 52 for _ in range(52)]
+    for seed in range(2600):
+        order, _ = _shuffle52(rng_seed(seed))
+        assert sorted(order) == list(range(52))
+        for pos, c in enumerate(order):
+            counts[c][pos] += 1
+    # 2600 deals: each (card, position) pair is expected 50 times.
+    assert all(15 < n < 95 for row in counts for n in row)
+    firsts = [counts[c][0] for c in range(52)]
+    assert sum(abs(n - 50) for n in firsts) / 52 < 10

@@ -37,8 +37,8 @@ from cardcore import (
     option,
     parse_card,
     rng_below,
+    rng_next,
     rng_seed,
-    rng_shuffle,
     sample_table,
 )
 
@@ -229,7 +229,11 @@ class Ending(enum.Enum):
 @final
 @attrs.frozen(slots=False)
 class RoundResult:
-    """What every player saw at the end of a round (all public, BX-8.1)."""
+    """What every player saw at the end of a round (all public, BX-8.1).
+
+    Built positionally and without ``__slots__`` by the rules, like :class:`BoxState`,
+    because one is made at the end of every round.
+    """
 
     number: int
     """The round's number (1 for the first)."""
@@ -393,6 +397,25 @@ def _deal(lay: Layout, order: Sequence[int], dealer: int) -> CardTable:
     return CardTable(lay, tuple(masks), tuple(orders), tuple(known))
 
 
+def _shuffle52(rng: int) -> tuple[list[int], int]:
+    """A uniformly shuffled deck (Fisher-Yates) and the next RNG state.
+
+    Each 64-bit draw of the state's RNG gives two 32-bit indices (multiply-shift), so
+    a deal costs 26 draws instead of 51; the bias is below 52 / 2**32 per swap.
+    """
+    order = list(range(52))
+    i = 51
+    while i > 0:
+        z, rng = rng_next(rng)
+        j = ((z & 0xFFFFFFFF) * (i + 1)) >> 32
+        order[i], order[j] = order[j], order[i]
+        i -= 1
+        j = ((z >> 32) * (i + 1)) >> 32
+        order[i], order[j] = order[j], order[i]
+        i -= 1
+    return order, rng
+
+
 def _kth(mask: int, k: int) -> int:
     """The id of the ``k``-th card (0-based, lowest id first) of a mask."""
     for _ in range(k):
@@ -464,7 +487,7 @@ class Box:
                     f"(got {len(ids)} cards, {len(set(ids))} different)"
                 )
         else:
-            ids, rng = rng_shuffle(rng, range(52))
+            ids, rng = _shuffle52(rng)
         table = _deal(lay, ids, dealer)
         first = (dealer + 1) % NUM_PLAYERS
         return BoxState(
@@ -703,18 +726,19 @@ class Box:
             orders = (*orders[:TABLE], (), orders[DISCARD])
         # BX-5.3: an empty box after the refill puts a player out; the hand goes to the
         # discard face down and unseen: nobody, the owner included, follows it (BX-8.3).
-        eliminated = []
+        eliminated: list[int] = []
         out = state.out
-        for p in range(NUM_PLAYERS):
-            if (active >> p) & 1 and not masks[BOX + p]:
-                eliminated.append(p)
-                active &= ~(1 << p)
-                m = masks[HAND + p]
-                masks[HAND + p] = 0
-                masks[DISCARD] |= m
-                known = [k & ~m for k in known]
-        if eliminated:
-            out = tuple(state.round if p in eliminated else o for p, o in enumerate(out))
+        if not (masks[BOX] and masks[BOX + 1] and masks[BOX + 2] and masks[BOX + 3]):
+            for p in range(NUM_PLAYERS):
+                if (active >> p) & 1 and not masks[BOX + p]:
+                    eliminated.append(p)
+                    active &= ~(1 << p)
+                    m = masks[HAND + p]
+                    masks[HAND + p] = 0
+                    masks[DISCARD] |= m
+                    known = [k & ~m for k in known]
+            if eliminated:
+                out = tuple(state.round if p in eliminated else o for p, o in enumerate(out))
         t = CardTable(t.layout, tuple(masks), orders, tuple(known))
         result = RoundResult(
             state.round,
