@@ -492,6 +492,8 @@ def test_bad_setup_is_refused(game: Box) -> None:
         game.initial_state(4, 0, deck=DECK_52[:51])
     with pytest.raises(ValueError, match="52"):
         game.initial_state(4, 0, deck=[*DECK_52[:51], DECK_52[0]])
+    with pytest.raises(ValueError, match="cards"):
+        game.initial_state(4, 0, deck=["A♠"] * 52)  # type: ignore[list-item]
 
 
 def test_start_of_game(game: Box) -> None:

@@ -480,6 +480,8 @@ class Box:
         elif not isinstance(dealer, int) or not 0 <= dealer < NUM_PLAYERS:
             raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
         if deck is not None:
+            if not all(isinstance(c, Card) for c in deck):
+                raise ValueError("a stacked deck must be a sequence of cards")
             ids: Sequence[int] = [c.id for c in deck]
             if len(ids) != 52 or len(set(ids)) != 52:
                 raise ValueError(
