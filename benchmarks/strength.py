@@ -15,6 +15,8 @@ from pathlib import Path
 from cardcore.arena import run_arena
 
 GAMES = ("nyuri", "noddy", "box", "nestors")
+OPTIONS = {"nestors": {"threshold": 200}}
+"""Shorter Nestors matches (to 200, not 1000): ISMCTS plays every rollout to the end."""
 
 
 def main() -> None:
@@ -24,14 +26,22 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(Path(__file__).with_name("strength.md")))
+    ap.add_argument("--game", action="append", choices=GAMES, help="only these games")
     args = ap.parse_args()
     ismcts = f"ismcts:iterations={args.iterations}"
     rows = []
-    for game in GAMES:
+    for game in args.game or GAMES:
         heuristic = f"{game}-heuristic"
         for a, b in ((ismcts, "random"), (ismcts, heuristic), (heuristic, "random")):
             t0 = time.perf_counter()
-            result = run_arena(game, [a, b], games=args.deals, seed=1, workers=args.workers)
+            result = run_arena(
+                game,
+                [a, b],
+                games=args.deals,
+                seed=1,
+                workers=args.workers,
+                options=OPTIONS.get(game),
+            )
             took = time.perf_counter() - t0
             stats = {s.name: s for s in result.bots}
             first = next(s for s in result.bots if s.name == a.split(":")[0] or s.bot == a)
@@ -41,8 +51,9 @@ def main() -> None:
                 if e.low is not None and e.high is not None
                 else "n/a"
             )
+            label = game + "".join(f" {k}={v}" for k, v in OPTIONS.get(game, {}).items())
             rows.append(
-                f"| {game} | {a} | {b} | {first.games} | {e.mean:.3f} | {ci} | {took:.0f} s |"
+                f"| {label} | {a} | {b} | {first.games} | {e.mean:.3f} | {ci} | {took:.0f} s |"
             )
             print(rows[-1], flush=True)
             del stats

@@ -1500,6 +1500,8 @@ def _sample_placed(
     k = list(t.known)
     if o.seat != SPECTATOR:  # the observer does not know where the placed cards are
         k[o.seat] &= ~placed
+    else:  # an onlooker's sample gives every seat the onlooker's knowledge: not these
+        k = [ks & ~(placed & ~t.masks[HAND + s]) for s, ks in enumerate(k)]
     return CardTable(LAYOUT, t.masks, t.orders, tuple(k))
 
 
