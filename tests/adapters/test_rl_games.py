@@ -20,6 +20,7 @@ from cardcore.adapters import pettingzoo as pz
 
 # (game, player count, options)
 CASES: list[tuple[str, int, dict[str, Any]]] = [
+    ("box", 4, {}),
     ("nestors", 4, {"threshold": 200}),
     ("noddy", 2, {}),
     ("nyuri", 2, {}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore.adapters import CodecSpec
 from cardcore_box.bots import BoxHeuristic
 from cardcore_box.game import PRESETS, Box, BoxOptions
 
@@ -33,4 +34,16 @@ def cardcore_register_bots() -> Iterator[BotSpec]:
         factory=BoxHeuristic,
         games=("box",),
         description="a sensible beginner at Box: keeps low cards, squeezes a weak next player",
+    )
+
+
+@hookimpl
+def cardcore_register_codecs() -> Iterator[CodecSpec]:
+    """Register the RL codec of ``box`` (read by ``cardcore.adapters``)."""
+    from cardcore_box.encoding import box_codec
+
+    yield CodecSpec(
+        game="box",
+        factory=box_codec,
+        description="the card table, the latest plays in order, the round, the last round",
     )

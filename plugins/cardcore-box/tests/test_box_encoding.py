@@ -1,0 +1,56 @@
+"""The RL codec of Box: the codec check, the action index and the public facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardcore import load_game, parse_card
+from cardcore.adapters import CodecRegistry, check_codec, load_codec
+from cardcore_box import Box
+from cardcore_box.encoding import FACTS_SIZE, LAST_PLAYS, box_actions, box_codec, box_facts
+from cardcore_box.game import Play, TurnUp
+
+
+@pytest.mark.parametrize("preset", ["default", "pagat"])
+def test_codec_check_passes(preset: str) -> None:
+    """check_codec passes: fixed index, exact masks, sizes, values, observation only."""
+    report = check_codec("box", 4, games=3, preset=preset, seed=11)
+    assert report.num_actions == 53
+    assert report.decisions > 60
+    assert report.twins > 0
+
+
+def test_the_hook_registers_the_codec() -> None:
+    """The plugin's cardcore_register_codecs hook is found through its entry point."""
+    spec = CodecRegistry().spec("box")
+    assert spec.source == "box"
+    assert spec.factory is box_codec
+    assert load_codec("box").num_actions == 53
+
+
+def test_action_index_order() -> None:
+    """Turn up, then one play per card in card order."""
+    actions = list(box_actions())
+    assert len(actions) == len(set(actions)) == 53
+    assert actions[0] == TurnUp()
+    assert actions[1] == Play(parse_card("2♣"))
+    assert actions[-1] == Play(parse_card("A♠"))
+
+
+def test_facts_track_the_round() -> None:
+    """The dealer, leader and direction are known from the start; plays are recorded."""
+    game = load_game("box")
+    assert isinstance(game, Box)
+    state = game.initial_state(4, 3, dealer=1)
+    obs = game.observe(state, 0)
+    facts = box_facts(obs)
+    assert len(facts) == FACTS_SIZE
+    assert facts[:4] == [0.0, 1.0, 0.0, 0.0]  # seat 1 deals
+    assert facts[5:9] == [0.0, 0.0, 1.0, 0.0]  # seat 2 leads
+    assert facts[9] == 1.0  # clockwise
+    state = game.apply(state, game.legal_actions(state)[0])
+    facts = box_facts(game.observe(state, 0))
+    latest = 4 + 1 + 4 + 1 + 4 + 4
+    assert facts[latest : latest + 5] == [0.0, 0.0, 1.0, 0.0, 0.0]  # seat 2 played, from hand
+    assert facts[latest + 5 : latest + 5 * LAST_PLAYS] == [0.0] * (5 * LAST_PLAYS - 5)
+    assert all(-1.0 <= x <= 1.0 for x in facts)
