@@ -119,3 +119,39 @@ def test_ismcts_finds_the_winning_card() -> None:
         assert rec.outcome is not None
         wins += rec.outcome.placing[0] == 1
     assert wins >= 10
+
+
+class EvaluatedGame(Highcard):  # type: ignore[misc]
+    """Offers a cut-off estimate and counts how often play-outs use it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.evaluations = 0
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        self.evaluations += 1
+        return 0.5
+
+
+def test_horizon_cuts_play_outs_short_with_the_games_estimate() -> None:
+    """With horizon=1 every play-out stops early and the game's evaluate() stands in."""
+    g = EvaluatedGame()
+    bot = ISMCTSBot(g, seed=1, iterations=25, horizon=1)
+    state = g.initial_state(4, 5)
+    bot.act(g.observe(state, g.current_player(state) or 0))
+    assert g.evaluations > 0
+    plain = EvaluatedGame()
+    ISMCTSBot(plain, seed=1, iterations=25).act(
+        plain.observe(state, plain.current_player(state) or 0)
+    )
+    assert plain.evaluations == 0
+    with pytest.raises(ValueError, match="horizon"):
+        ISMCTSBot(g, horizon=-1)
+
+
+def test_horizon_is_ignored_by_games_without_an_estimate() -> None:
+    """A game with no evaluate() is played to the end whatever the horizon."""
+    g = load_game("highcard")
+    bot = load_bot("pimc", g, seed=1, determinizations=3, horizon=1)
+    rec = play_match(g, [bot, load_bot("random", g)], seed=4)
+    assert rec.outcome is not None and rec.outcome.forfeit is None

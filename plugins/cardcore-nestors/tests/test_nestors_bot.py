@@ -56,3 +56,18 @@ def test_heuristic_is_deterministic() -> None:
         return play_match(game, bots, seed=5).actions
 
     assert once() == once()
+
+
+def test_evaluate_estimates_from_the_public_scores() -> None:
+    """evaluate() is 0.5 at the start, 1/0 for winners/losers at the end (search cut-offs)."""
+    from cardcore import load_bot, verify
+
+    game = Nestors(NestorsOptions(threshold=100))
+    start = game.initial_state(4, 3)
+    assert game.evaluate(start, 0) == 0.5
+    bots = [load_bot("nestors-heuristic", game, seed=i) for i in range(4)]
+    record = play_match(game, bots, seed=3)
+    assert record.outcome is not None
+    final = verify(record)
+    for seat in range(4):
+        assert game.evaluate(final, seat) == record.outcome.reward(seat)

@@ -50,10 +50,33 @@ def _rollout_policy(
     return by_bot
 
 
-def _finish(game: Game[Any, Any, Any], state: Any, policy: Policy) -> Any:
+def _finish(game: Game[Any, Any, Any], state: Any, policy: Policy, horizon: int) -> Any:
+    """Play out; return an object with ``reward(seat)``: the outcome, or a cut-off estimate.
+
+    With a positive ``horizon`` and a game that offers ``evaluate(state, seat)`` (a
+    0-to-1 estimate of the seat's chance to win), the play-out stops after ``horizon``
+    decisions and the estimate stands in for the outcome.
+    """
+    evaluate = getattr(game, "evaluate", None) if horizon > 0 else None
+    steps = 0
     while game.current_player(state) is not None:
+        if evaluate is not None and steps >= horizon:
+            return _Estimate(evaluate, state)
         state = game.apply(state, policy(state))
+        steps += 1
     return game.outcome(state)
+
+
+@final
+class _Estimate:
+    __slots__ = ("evaluate", "state")
+
+    def __init__(self, evaluate: Callable[[Any, int], float], state: Any) -> None:
+        self.evaluate = evaluate
+        self.state = state
+
+    def reward(self, seat: int) -> float:
+        return float(self.evaluate(self.state, seat))
 
 
 @final
@@ -85,6 +108,9 @@ class ISMCTSBot:
             comes first (results then depend on machine speed).
         exploration: the UCB exploration constant.
         rollout: ``random`` or the name of any installed bot to play out with.
+        horizon: stop each play-out after this many decisions and use the game's
+            ``evaluate(state, seat)`` estimate, for games that offer one (long,
+            many-hand matches); 0 plays to the end.
         **rollout_options: options for the rollout bot.
     """
 
@@ -99,11 +125,15 @@ class ISMCTSBot:
         time_budget: float | None = None,
         exploration: float = 0.7,
         rollout: str = "random",
+        horizon: int = 0,
         **rollout_options: Any,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be >= 1, not {iterations}")
+        if horizon < 0:
+            raise ValueError(f"horizon must be >= 0, not {horizon}")
         self.game = game
+        self.horizon = int(horizon)
         self.iterations = int(iterations)
         self.time_budget = time_budget
         self.exploration = float(exploration)
@@ -151,7 +181,7 @@ class ISMCTSBot:
                 node = node.children[best]
                 state = game.apply(state, best)
                 path.append((node, seat))
-            outcome = _finish(game, state, self._policy)
+            outcome = _finish(game, state, self._policy, self.horizon)
             root.visits += 1
             for n, seat in path:
                 n.visits += 1
@@ -173,6 +203,7 @@ class PIMCBot:
         determinizations: samples of the hidden cards per decision.
         rollouts: play-outs per action and sample.
         rollout: ``random`` or the name of any installed bot.
+        horizon: as for :class:`ISMCTSBot`.
         **rollout_options: options for the rollout bot.
     """
 
@@ -186,11 +217,13 @@ class PIMCBot:
         determinizations: int = 20,
         rollouts: int = 2,
         rollout: str = "random",
+        horizon: int = 0,
         **rollout_options: Any,
     ) -> None:
         if determinizations < 1 or rollouts < 1:
             raise ValueError("determinizations and rollouts must be >= 1")
         self.game = game
+        self.horizon = int(horizon)
         self.determinizations = int(determinizations)
         self.rollouts = int(rollouts)
         self._rng = random.Random(seed)
@@ -209,5 +242,5 @@ class PIMCBot:
             for a in legal:
                 after = game.apply(state, a)
                 for _ in range(self.rollouts):
-                    totals[a] += _finish(game, after, self._policy).reward(seat)
+                    totals[a] += _finish(game, after, self._policy, self.horizon).reward(seat)
         return max(legal, key=lambda a: totals[a])

@@ -1308,6 +1308,19 @@ class Nestors:
         reason = f"{m.reason}; final scores {m.scores[0]} to {m.scores[1]}"
         return Outcome.from_scores(marks, teams=TEAMS, reason=reason)
 
+    def evaluate(self, state: NestorsState, seat: int) -> float:
+        """A 0-to-1 estimate of the seat's partnership winning, from the public scores.
+
+        Search bots use it to cut long play-outs short (their ``horizon`` option): the
+        score lead as a share of the threshold, mapped linearly onto 0..1.
+        """
+        if state.phase is _PH_OVER:
+            return 1.0 if seat % 2 in state.match.winners else 0.0
+        mine = state.match.scores[seat % 2]
+        theirs = state.match.scores[1 - seat % 2]
+        lead = max(-1.0, min(1.0, (mine - theirs) / self.options.threshold))
+        return 0.5 + 0.5 * lead
+
     # ---- sampling ----
 
     def sample_state(self, observation: NestorsObservation, rng: random.Random) -> NestorsState:
