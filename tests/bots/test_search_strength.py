@@ -1,0 +1,34 @@
+"""ISMCTS is stronger than random on every game (fixed seeds, duplicate deals, seats rotated).
+
+The figures with confidence intervals for bigger runs are in docs/bots.md
+(benchmarks/strength.py); these tests keep a small, deterministic check in the suite.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardcore.arena import run_arena
+
+CASES: list[tuple[str, dict[str, Any], int, str, float]] = [
+    # game, options, deals, ISMCTS budget, the least mean win share it must reach
+    ("noddy", {}, 8, "ismcts:iterations=100", 0.6),
+    ("nyuri", {}, 3, "ismcts:iterations=40", 0.6),
+    ("box", {}, 3, "ismcts:iterations=40", 0.55),
+    ("nestors", {"threshold": 100}, 2, "ismcts:iterations=30:horizon=60", 0.6),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "deals", "bot", "least"), CASES, ids=[c[0] for c in CASES]
+)
+def test_ismcts_beats_random(
+    game: str, options: dict[str, Any], deals: int, bot: str, least: float
+) -> None:
+    """Every arrangement of ISMCTS and random over the seats, on the same deals."""
+    result = run_arena(game, [bot, "random"], games=deals, seed=11, workers=0, options=options)
+    share = {s.name: s.win_share.mean for s in result.bots}
+    assert share["ismcts"] >= least, share
+    assert share["ismcts"] > share["random"]
