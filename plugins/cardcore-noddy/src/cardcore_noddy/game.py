@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
 
 import attrs
@@ -41,10 +41,14 @@ from cardcore_noddy.scoring import (
     PIP,
     SEQ,
     SUIT,
+    Breakdown,
     ScoringRules,
+    award_table,
     find_show,
-    play_ids,
+    pile_code,
+    show_key,
     show_mask,
+    total_codes,
 )
 
 __all__ = [
@@ -436,14 +440,30 @@ _STOCK_ONLY: Final = LAYOUT.new_table(tuple(range(52)), STOCK)
 _NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 
 
+_MASK64: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+_MIX1: Final = 0xBF58476D1CE4E5B9
+_MIX2: Final = 0x94D049BB133111EB
+_RANGE52: Final = list(range(52))
+
+
 def _draw7(rng: int) -> tuple[list[int], int]:
-    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates)."""
-    pool = list(range(52))
+    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
+
+    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)``, inlined.
+    """
+    pool = _RANGE52[:]
     for i in range(7):
-        j, rng = rng_below(rng, 52 - i)
-        j += i
+        rng = (rng + _GAMMA) & _MASK64
+        z = ((rng ^ (rng >> 30)) * _MIX1) & _MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+        j = (((z ^ (z >> 31)) * (52 - i)) >> 64) + i
         pool[i], pool[j] = pool[j], pool[i]
     return pool[:7], rng
+
+
+_new_table: Final[Callable[..., CardTable]] = tuple.__new__
+"""``_new_table(CardTable, (layout, masks, orders, known))``: the named tuple, unchecked."""
 
 
 def _fresh_deal(top: Sequence[int], nd: int, dealer: int) -> CardTable:
@@ -464,7 +484,7 @@ def _fresh_deal(top: Sequence[int], nd: int, dealer: int) -> CardTable:
     else:
         masks = (stock, d_mask, nd_mask, up, 0)
         known = (d_mask | up, nd_mask | up)
-    return CardTable(LAYOUT, masks, _NO_ORDERS, known)
+    return _new_table(CardTable, (LAYOUT, masks, _NO_ORDERS, known))
 
 
 def _to_pile(table: CardTable, card: int, hand: int) -> CardTable:
@@ -477,13 +497,18 @@ def _to_pile(table: CardTable, card: int, hand: int) -> CardTable:
         masks = (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
     o = table.orders
     k = table.known
-    return CardTable(
-        LAYOUT, masks, (o[0], o[1], o[2], o[3], (*o[4], card)), (k[0] | bit, k[1] | bit)
+    return _new_table(
+        CardTable,
+        (LAYOUT, masks, (o[0], o[1], o[2], o[3], (*o[4], card)), (k[0] | bit, k[1] | bit)),
     )
 
 
 _PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for room in range(32))
 """Per room left below 31 (0..31), the mask of cards whose pip value fits (ND-4.4)."""
+_CARD: Final = tuple(Card.of(i) for i in range(52))
+_NOT_GONE: Final = (False, False)
+_KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
+"""The two possible passes: events are immutable values, so one of each is shared."""
 
 
 def _layout_for(n: int) -> Layout:
@@ -492,47 +517,93 @@ def _layout_for(n: int) -> Layout:
     return LAYOUT
 
 
-class _Draft:
-    """A state under construction inside one ``apply`` (never escapes it)."""
+def _state_maker() -> Callable[
+    [
+        CardTable,
+        int,
+        int,
+        tuple[int, ...],
+        Phase,
+        int | None,
+        int,
+        tuple[bool, ...],
+        int,
+        tuple[Event, ...],
+    ],
+    NoddyState,
+]:
+    """A positional :class:`NoddyState` constructor that fills the slots directly.
 
-    __slots__ = (
-        "current",
-        "dealer",
-        "events",
-        "gone",
-        "hand",
-        "phase",
-        "rng",
-        "scores",
-        "table",
-        "total",
+    The same object as ``NoddyState(table=..., ...)`` (the class has no validators,
+    converters or post-init), at about half the cost of the frozen class's ``__init__``.
+    """
+    names = ("table", "rng", "dealer", "scores", "phase", "current", "total", "gone", "hand")
+    assert [a.name for a in attrs.fields(NoddyState)] == [*names, "events"]
+    slots = NoddyState.__dict__
+    s_table, s_rng, s_dealer, s_scores, s_phase, s_current, s_total, s_gone, s_hand = (
+        slots[n].__set__ for n in names
     )
+    s_events = slots["events"].__set__
+    new = object.__new__
 
-    def __init__(self, s: NoddyState) -> None:
-        self.table = s.table
-        self.rng = s.rng
-        self.dealer = s.dealer
-        self.scores = s.scores
-        self.phase = s.phase
-        self.current = s.current
-        self.gone = s.gone
-        self.hand = s.hand
-        self.events = s.events
-        self.total = s.total
+    def make(
+        table: CardTable,
+        rng: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        phase: Phase,
+        current: int | None,
+        total: int,
+        gone: tuple[bool, ...],
+        hand: int,
+        events: tuple[Event, ...],
+    ) -> NoddyState:
+        s = new(NoddyState)
+        s_table(s, table)
+        s_rng(s, rng)
+        s_dealer(s, dealer)
+        s_scores(s, scores)
+        s_phase(s, phase)
+        s_current(s, current)
+        s_total(s, total)
+        s_gone(s, gone)
+        s_hand(s, hand)
+        s_events(s, events)
+        return s
 
-    def freeze(self) -> NoddyState:
-        return NoddyState(
-            table=self.table,
-            rng=self.rng,
-            dealer=self.dealer,
-            scores=self.scores,
-            phase=self.phase,
-            current=self.current,
-            total=self.total,
-            gone=self.gone,
-            hand=self.hand,
-            events=self.events,
-        )
+    return make
+
+
+def _played_maker() -> Callable[[int, Card, int, int, tuple[tuple[str, int], ...], int], Played]:
+    """A positional :class:`Played` constructor that fills the slots directly."""
+    names = ("seat", "card", "total", "points", "parts", "score")
+    assert [a.name for a in attrs.fields(Played)] == list(names)
+    slots = Played.__dict__
+    s_seat, s_card, s_total, s_points, s_parts, s_score = (slots[n].__set__ for n in names)
+    new = object.__new__
+
+    def make(
+        seat: int,
+        card: Card,
+        total: int,
+        points: int,
+        parts: tuple[tuple[str, int], ...],
+        score: int,
+    ) -> Played:
+        e = new(Played)
+        s_seat(e, seat)
+        s_card(e, card)
+        s_total(e, total)
+        s_points(e, points)
+        s_parts(e, parts)
+        s_score(e, score)
+        return e
+
+    return make
+
+
+_new_state: Final = _state_maker()
+_new_played: Final = _played_maker()
 
 
 @final
@@ -557,6 +628,14 @@ class Noddy:
         self._show_early = o.knave_noddy == "show_early"
         self._jack_split = o.turnup_jack == "dealer1_nondealer2"
         self._last_at_31 = o.last_card_at_31
+        self._jack_awards: tuple[tuple[tuple[int, int], ...], ...] = (
+            (((0, 1), (1, 2)), ((1, 1), (0, 2))) if self._jack_split else (((0, 2),), ((1, 2),))
+        )
+        """Per dealer, the turned-up jack's awards in order (ND-4.1, ND-5.3)."""
+        self._total_codes = tuple(196 * c for c in total_codes(self.rules))
+        self._awards = award_table(self.rules)
+        self._shows_memo: dict[int, Breakdown] = {}
+        """Shows by :func:`show_key` (a few thousand keys at most)."""
 
     # ---- metadata ----------------------------------------------------------------------
 
@@ -619,21 +698,7 @@ class Noddy:
                     f"{len(ids)} cards" + (f", repeated: {' '.join(dups)}" if dups else "")
                 )
             top = ids[:7]
-        start = NoddyState(
-            table=_STOCK_ONLY,
-            rng=rng,
-            dealer=dealer,
-            scores=(0, 0),
-            phase=Phase.PLAY,
-            current=None,
-            total=0,
-            gone=(False, False),
-            hand=0,
-            events=tuple(events),
-        )
-        d = _Draft(start)
-        self._deal(d, dealer, top)
-        return d.freeze()
+        return self._deal(rng, dealer, (0, 0), 0, tuple(events), (), top)
 
     def start_hand(
         self,
@@ -661,15 +726,11 @@ class Noddy:
         """
         if len(scores) != 2 or min(scores) < 0 or max(scores) >= self._target:
             raise ValueError(f"scores must be two numbers from 0 to {self._target - 1}: {scores}")
-        start = self.initial_state(2, seed, dealer=dealer, deck=deck)
-        d = _Draft(start)
-        d.scores = (int(scores[0]), int(scores[1]))
-        d.hand = hand - 1
-        d.events = ()
+        self.initial_state(2, seed, dealer=dealer, deck=deck)  # checks the dealer and deck
         top = [c.id for c in deck[:7]] if deck is not None else None
-        d.rng = rng_seed(seed)
-        self._deal(d, dealer, top)
-        return d.freeze()
+        return self._deal(
+            rng_seed(seed), dealer, (int(scores[0]), int(scores[1])), hand - 1, (), (), top
+        )
 
     # ---- queries -----------------------------------------------------------------------
 
@@ -738,22 +799,24 @@ class Noddy:
             return self._play(state, seat, card, hand, total)
         # Step 2, the knave noddy (ND-4.2).
         kind = type(action)
-        if kind is Pass and seat != state.dealer:
-            return NoddyState(
-                table=table,
-                rng=state.rng,
-                dealer=state.dealer,
-                scores=state.scores,
-                phase=_KNAVE,
-                current=state.dealer,
-                total=0,
-                gone=state.gone,
-                hand=state.hand,
-                events=(*state.events, KnavePassed(seat)),
+        dealer = state.dealer
+        if kind is Pass and seat != dealer:
+            return _new_state(
+                table,
+                state.rng,
+                dealer,
+                state.scores,
+                _KNAVE,
+                dealer,
+                0,
+                state.gone,
+                state.hand,
+                (*state.events, _KNAVE_PASSED[seat]),
             )
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
         knave = JACK_OF[SUIT[turnup]]
-        d = _Draft(state)
+        scores = state.scores
+        new: Event
         if kind is ShowKnave:
             if not (table.masks[HANDS[seat]] >> knave) & 1:
                 raise IllegalActionError(
@@ -761,15 +824,25 @@ class Noddy:
                     f"you do not hold the knave noddy ({Card.of(knave)}, the jack of trumps)",
                     self.legal_actions(state),
                 )
-            d.table = table.reveal(1 << knave, _ALL)
-            score = d.scores[seat] + 1
-            d.scores = _bump(d.scores, seat, score)
-            d.events = (*d.events, KnaveShown(seat, Card.of(knave), 1, score))
+            table = table.reveal(1 << knave, _ALL)
+            score = scores[seat] + 1
+            scores = _bump(scores, seat, score)
+            new = KnaveShown(seat, _CARD[knave], 1, score)
             if score >= self._target:
-                self._won(d, seat)
-                return d.freeze()
+                return _new_state(
+                    table,
+                    state.rng,
+                    dealer,
+                    scores,
+                    _OVER,
+                    None,
+                    state.total,
+                    state.gone,
+                    state.hand,
+                    (*state.events, new, Won(seat, score)),
+                )
         elif kind is Pass:
-            d.events = (*d.events, KnavePassed(seat))
+            new = _KNAVE_PASSED[seat]
         else:
             raise IllegalActionError(
                 action,
@@ -778,11 +851,31 @@ class Noddy:
                 else "not a Noddy action",
                 self.legal_actions(state),
             )
-        if seat != d.dealer:
-            d.current = d.dealer
-        else:
-            self._shows(d)
-        return d.freeze()
+        if seat != dealer:
+            return _new_state(
+                table,
+                state.rng,
+                dealer,
+                scores,
+                state.phase,
+                dealer,
+                state.total,
+                state.gone,
+                state.hand,
+                (*state.events, new),
+            )
+        return self._shows(
+            table,
+            turnup,
+            state.rng,
+            dealer,
+            scores,
+            state.total,
+            state.gone,
+            state.hand,
+            state.events,
+            (new,),
+        )
 
     def _why_not_in_play(self, state: NoddyState, action: object) -> str:
         if isinstance(action, ShowKnave):
@@ -797,119 +890,211 @@ class Noddy:
     def _play(self, state: NoddyState, seat: int, card: int, hand: int, total: int) -> NoddyState:
         """A card is played (ND-4.4): score it (ND-6.3), then find who acts next."""
         table = _to_pile(state.table, card, hand)
-        award = play_ids(table.orders[PILE], total, self.rules)
-        points = award.total
+        pile = table.orders[PILE]
+        code = self._total_codes[total]
+        if len(pile) > 1:
+            code += pile_code(pile)
+        parts, points = self._awards[code]
         scores = state.scores
         score = scores[seat] + points
         if points:
-            scores = _bump(scores, seat, score)
-        events = (*state.events, Played(seat, Card.of(card), total, points, award.parts, score))
+            scores = (score, scores[1]) if seat == 0 else (scores[0], score)
+        played = _new_played(seat, _CARD[card], total, points, parts, score)
         gone = state.gone
         if score >= self._target:
-            nxt: int | None = None
-        else:
-            room = _PLAYABLE[MAX_TOTAL - total]
-            opp = 1 - seat
-            opp_hand = table.masks[HANDS[opp]]
-            if opp_hand & room:
-                nxt = opp
-            else:
-                if opp_hand and not gone[opp]:
-                    gone = _flag(gone, opp)
-                    events = (*events, Go(opp, total))
-                nxt = seat if table.masks[hand] & room else None
-        if nxt is not None:
-            return NoddyState(
-                table=table,
-                rng=state.rng,
-                dealer=state.dealer,
-                scores=scores,
-                phase=_PLAYING,
-                current=nxt,
-                total=total,
-                gone=gone,
-                hand=state.hand,
-                events=events,
+            return _new_state(
+                table,
+                state.rng,
+                state.dealer,
+                scores,
+                _OVER,
+                None,
+                total,
+                gone,
+                state.hand,
+                (*state.events, played, Won(seat, score)),
             )
-        d = _Draft(state)
-        d.table, d.scores, d.events, d.gone, d.total = table, scores, events, gone, total
-        if score >= self._target:
-            self._won(d, seat)
-        elif total < MAX_TOTAL or self._last_at_31:
+        room = _PLAYABLE[MAX_TOTAL - total]
+        opp = 1 - seat
+        masks = table.masks
+        opp_hand = masks[HANDS[opp]]
+        if opp_hand & room:
+            return _new_state(
+                table,
+                state.rng,
+                state.dealer,
+                scores,
+                _PLAYING,
+                opp,
+                total,
+                gone,
+                state.hand,
+                (*state.events, played),
+            )
+        new: tuple[Event, ...] = (played,)
+        if opp_hand and not gone[opp]:
+            gone = _flag(gone, opp)
+            new = (played, Go(opp, total))
+        if masks[hand] & room:
+            return _new_state(
+                table,
+                state.rng,
+                state.dealer,
+                scores,
+                _PLAYING,
+                seat,
+                total,
+                gone,
+                state.hand,
+                (*state.events, *new),
+            )
+        if total < MAX_TOTAL or self._last_at_31:
             # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
             score += 1
-            d.scores = _bump(scores, seat, score)
-            d.events = (*events, LastCard(seat, 1, score))
+            scores = _bump(scores, seat, score)
+            new = (*new, LastCard(seat, 1, score))
             if score >= self._target:
-                self._won(d, seat)
-            else:
-                self._deal(d, 1 - d.dealer)
-        else:
-            self._deal(d, 1 - d.dealer)
-        return d.freeze()
+                return _new_state(
+                    table,
+                    state.rng,
+                    state.dealer,
+                    scores,
+                    _OVER,
+                    None,
+                    total,
+                    gone,
+                    state.hand,
+                    (*state.events, *new, Won(seat, score)),
+                )
+        return self._deal(state.rng, 1 - state.dealer, scores, state.hand, state.events, new)
 
     # ---- automatic steps ---------------------------------------------------------------
 
-    def _deal(self, d: _Draft, dealer: int, top: Sequence[int] | None = None) -> None:
+    def _deal(
+        self,
+        rng: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        hand: int,
+        events: tuple[Event, ...],
+        new: tuple[Event, ...],
+        top: Sequence[int] | None = None,
+    ) -> NoddyState:
         """Deal a hand (ND-3.3), carry out step 1 (ND-4.1), and set up step 2 or step 3.
 
         All cards are gathered and shuffled with the state's RNG (ND-4.5); ``top`` is the
         top of a stacked deck instead. Only the 7 cards dealt are drawn from the RNG: the
-        stock is never used in the hand, so it is an unordered face-down heap.
+        stock is never used in the hand, so it is an unordered face-down heap. ``events``
+        are the game's events so far and ``new`` this decision's events before the deal.
         """
         if top is None:
-            top, d.rng = _draw7(d.rng)
+            top, rng = _draw7(rng)
         nd = 1 - dealer
-        d.table = _fresh_deal(top, nd, dealer)
+        table = _fresh_deal(top, nd, dealer)
         turnup = top[6]
-        d.dealer = dealer
-        d.hand += 1
-        d.gone = (False, False)
-        d.total = 0
-        d.events = (*d.events, Deal(d.hand, dealer, Card.of(turnup)))
+        hand += 1
+        new = (*new, Deal(hand, dealer, _CARD[turnup]))
         if SEQ[turnup] == 11:
             # Step 1 (ND-4.1): the turned-up jack, the dealer's award first (ND-5.3).
-            awards = ((dealer, 1), (nd, 2)) if self._jack_split else ((dealer, 2),)
-            for seat, points in awards:
-                score = d.scores[seat] + points
-                d.scores = _bump(d.scores, seat, score)
-                d.events = (*d.events, TurnupJack(seat, points, score))
+            for seat, points in self._jack_awards[dealer]:
+                score = scores[seat] + points
+                scores = _bump(scores, seat, score)
+                new = (*new, TurnupJack(seat, points, score))
                 if score >= self._target:
-                    self._won(d, seat)
-                    return
+                    return _new_state(
+                        table,
+                        rng,
+                        dealer,
+                        scores,
+                        _OVER,
+                        None,
+                        0,
+                        _NOT_GONE,
+                        hand,
+                        (*events, *new, Won(seat, score)),
+                    )
         elif self._show_early:
             # Step 2 (ND-4.2): the non-dealer decides first.
-            d.phase = Phase.KNAVE
-            d.current = nd
-            return
-        self._shows(d)
-
-    def _shows(self, d: _Draft) -> None:
-        """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play."""
-        table = d.table
-        turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
-        nd = 1 - d.dealer
-        for seat in (nd, d.dealer):
-            show = show_mask(
-                table.masks[HANDS[seat]], turnup, dealer=seat == d.dealer, rules=self.rules
+            return _new_state(
+                table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, (*events, *new)
             )
-            points = show.total
-            score = d.scores[seat] + points
-            if points:
-                d.scores = _bump(d.scores, seat, score)
-            d.events = (*d.events, Shown(seat, points, show.parts, score))
-            if score >= self._target:
-                self._won(d, seat)
-                return
-        # Step 4 (ND-4.4): the non-dealer plays first.
-        d.phase = Phase.PLAY
-        d.current = nd
+        return self._shows(table, turnup, rng, dealer, scores, 0, _NOT_GONE, hand, events, new)
 
-    def _won(self, d: _Draft, seat: int) -> None:
-        """The game stops at once (ND-5.2)."""
-        d.phase = Phase.OVER
-        d.current = None
-        d.events = (*d.events, Won(seat, d.scores[seat]))
+    def _show(self, hand: int, turnup: int, dealer: bool) -> Breakdown:
+        """:func:`show_mask` through a table keyed by :func:`show_key`."""
+        key = show_key(hand, turnup, dealer)
+        show = self._shows_memo.get(key)
+        if show is None:
+            show = self._shows_memo[key] = show_mask(hand, turnup, dealer=dealer, rules=self.rules)
+        return show
+
+    def _shows(
+        self,
+        table: CardTable,
+        turnup: int,
+        rng: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        total: int,
+        gone: tuple[bool, ...],
+        hand: int,
+        events: tuple[Event, ...],
+        new: tuple[Event, ...],
+    ) -> NoddyState:
+        """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play."""
+        nd = 1 - dealer
+        masks = table.masks
+        show = self._show(masks[HANDS[nd]], turnup, False)
+        points = show.total
+        score = scores[nd] + points
+        if points:
+            scores = _bump(scores, nd, score)
+        first = Shown(nd, points, show.parts, score)
+        if score >= self._target:
+            return _new_state(
+                table,
+                rng,
+                dealer,
+                scores,
+                _OVER,
+                None,
+                total,
+                gone,
+                hand,
+                (*events, *new, first, Won(nd, score)),
+            )
+        show = self._show(masks[HANDS[dealer]], turnup, True)
+        points = show.total
+        score = scores[dealer] + points
+        if points:
+            scores = _bump(scores, dealer, score)
+        second = Shown(dealer, points, show.parts, score)
+        if score >= self._target:
+            return _new_state(
+                table,
+                rng,
+                dealer,
+                scores,
+                _OVER,
+                None,
+                total,
+                gone,
+                hand,
+                (*events, *new, first, second, Won(dealer, score)),
+            )
+        # Step 4 (ND-4.4): the non-dealer plays first.
+        return _new_state(
+            table,
+            rng,
+            dealer,
+            scores,
+            _PLAYING,
+            nd,
+            total,
+            gone,
+            hand,
+            (*events, *new, first, second),
+        )
 
     # ---- information -------------------------------------------------------------------
 

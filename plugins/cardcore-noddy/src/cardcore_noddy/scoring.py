@@ -366,3 +366,153 @@ def score_play(pile: Sequence[Card], rules: ScoringRules) -> Breakdown:
         raise ValueError("the pile is empty: no card to score")
     ids = [c.id for c in pile]
     return play_ids(ids, sum(PIP[c] for c in ids), rules)
+
+
+# ---- table-driven fast paths (the game's per-play and per-hand work) ---------------------
+
+Award = tuple[tuple[tuple[str, int], ...], int]
+"""An award as ``(parts, total)``, the fields of a :class:`Breakdown`."""
+
+
+def pile_code(pile: Sequence[int]) -> int:
+    """The pairs, sequence and flush of the pile's last card (ND-6.3) as a small int.
+
+    ``pairs * 49 + run * 7 + flush``, where ``pairs`` is 0 (none), 1, 2 or 3 (2, 3 or 4
+    of a kind), ``run`` the scoring run length (0 or 3-6) and ``flush`` the scoring
+    same-suit length (0 or 3-6); add ``196 * total code`` and look it up in
+    :func:`award_table`. The same counting as :func:`play_ids`, without building parts.
+    """
+    n = len(pile)
+    if n < 2:
+        return 0
+    last = pile[-1]
+    rank = SEQ[last]
+    r2 = SEQ[pile[-2]]
+    if n == 2:
+        return 49 if r2 == rank else 0
+    c3 = pile[-3]
+    r3 = SEQ[c3]
+    suit = SUIT[last]
+    if n == 3:
+        code = 0
+        if r2 == rank:
+            code = 98 if r3 == rank else 49
+        elif r3 not in (rank, r2) and max(rank, r2, r3) - min(rank, r2, r3) == 2:
+            code = 21
+        if SUIT[pile[-2]] == suit and SUIT[c3] == suit:
+            code += 3
+        return code
+    same_rank = True
+    same_suit = True
+    pairs = 1
+    flush = 1
+    seen = 1 << rank
+    lo = hi = rank
+    run = 0
+    for i in range(2, n + 1):
+        c = pile[-i]
+        r = SEQ[c]
+        if same_rank:
+            if r == rank:
+                pairs = i
+            else:
+                same_rank = False
+        if same_suit:
+            if SUIT[c] == suit:
+                flush = i
+            else:
+                same_suit = False
+        if seen:
+            if (seen >> r) & 1:
+                seen = 0
+            else:
+                seen |= 1 << r
+                if r < lo:
+                    lo = r
+                elif r > hi:
+                    hi = r
+                if i >= 3 and hi - lo == i - 1:
+                    run = i
+        elif not (same_rank or same_suit):
+            break
+    return (pairs - 1) * 49 + run * 7 + (flush if flush >= 3 else 0)
+
+
+def total_codes(rules: ScoringRules) -> tuple[int, ...]:
+    """Per running total (0-31), its code for :func:`award_table`.
+
+    1 for 15, 2 for 25 (when it scores), 3 for 31, else 0.
+    """
+    return tuple(
+        1 if t == 15 else 2 if t == 25 and rules.twentyfive else 3 if t == 31 else 0
+        for t in range(32)
+    )
+
+
+def award_table(rules: ScoringRules) -> tuple[Award, ...]:
+    """Per ``196 * total code + pile code``, the play award as :func:`play_ids` gives it."""
+    out: list[Award] = []
+    for tc in range(4):
+        for pc in range(4):
+            for run in range(7):
+                for flush in range(7):
+                    parts: list[tuple[str, int]] = []
+                    if tc:
+                        parts.append(((FIFTEENS, TWENTYFIVES, THIRTYONE)[tc - 1], 2))
+                    if pc:
+                        parts.append((PAIRS, _PAIR_POINTS[pc + 1]))
+                    if run:
+                        parts.append((SEQUENCES, rules.run_values[run]))
+                    if flush:
+                        parts.append((FLUSH, flush))
+                    out.append((tuple(parts), sum(p for _, p in parts)))
+    return tuple(out)
+
+
+_SHOW_LOW: Final = (1 << 44) - 1
+_TURNUP_COUNTS: Final = (1 << 56) - 1
+_HAND_KEY: Final = tuple(
+    _RANK_KEY[c] | (int(SEQ[c] == 1) << 42) | (1 << (44 + 3 * SUIT[c])) for c in range(52)
+)
+"""Per card in hand: its rank count (bits 3-41), ace count (42-43), suit count (44-55)."""
+_TURNUP_KEY: Final = tuple(
+    _RANK_KEY[t]
+    | (1 << (44 + 3 * SUIT[t]))
+    | (int(SEQ[t] == 1) << 57)
+    | ((1 << JACK_OF[SUIT[t]]) << 64)
+    for t in range(52)
+)
+"""Per turn-up: rank and suit counts, a turned-up ace flag (bit 57), the knave's bit (64+)."""
+_FLUSH_KEY: Final = tuple(
+    (max((k >> (3 * s)) & 7 for s in range(4)) << 44)
+    if max((k >> (3 * s)) & 7 for s in range(4)) >= 3
+    else 0
+    for k in range(1 << 12)
+)
+"""Per 4 suit counts (3 bits each), the flush size (3 or 4, else 0) in bits 44-46."""
+
+
+def show_key(hand: int, turnup: int, dealer: bool) -> int:
+    """A small int that decides the show of a 3-card ``hand`` mask (ND-6.1).
+
+    Rank multiset, flush size, aces in hand, a turned-up ace for the dealer and the
+    knave noddy in hand: every input of :func:`show_mask`, so equal keys give equal shows.
+    """
+    m = hand
+    low = m & -m
+    m ^= low
+    mid = m & -m
+    m ^= mid
+    t = _TURNUP_KEY[turnup]
+    s = (
+        _HAND_KEY[low.bit_length() - 1]
+        + _HAND_KEY[mid.bit_length() - 1]
+        + _HAND_KEY[m.bit_length() - 1]
+        + (t & _TURNUP_COUNTS)
+    )
+    key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+    if dealer and (t >> 57) & 1:
+        key |= 1 << 47
+    if hand & (t >> 64):
+        key |= 1 << 48
+    return key

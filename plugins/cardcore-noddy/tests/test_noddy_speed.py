@@ -1,0 +1,162 @@
+"""The fast paths of the game equal the plain ones they replace (rules unchanged)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+import pytest
+
+from cardcore import rng_below
+from cardcore_noddy import PRESETS, Noddy, NoddyState, Played, Shown
+from cardcore_noddy.game import (
+    _CARD,
+    HANDS,
+    TURNUP,
+    Phase,
+    _draw7,
+    _new_played,
+    _new_state,
+)
+from cardcore_noddy.scoring import (
+    award_table,
+    pile_code,
+    play_ids,
+    show_key,
+    show_mask,
+    total_codes,
+)
+
+CONFIGS: list[dict[str, Any]] = [
+    {},
+    {"twentyfive": False},
+    {"run_values": "per_card", "ace_bonus": False, "knave_noddy": "in_count"},
+]
+
+
+def game(preset: str = "default", **overrides: Any) -> Noddy:
+    return Noddy(attrs.evolve(PRESETS[preset], **overrides))
+
+
+def test_draw7_is_a_partial_fisher_yates_with_rng_below() -> None:
+    """ND-4.5: the inlined draws are exactly ``rng_below`` steps."""
+    r = random.Random(1)
+    for _ in range(2000):
+        rng = r.getrandbits(64)
+        pool = list(range(52))
+        state = rng
+        for i in range(7):
+            j, state = rng_below(state, 52 - i)
+            j += i
+            pool[i], pool[j] = pool[j], pool[i]
+        assert _draw7(rng) == (pool[:7], state)
+
+
+def _piles(r: random.Random) -> list[list[int]]:
+    """Random piles, many of them from few ranks or one suit (pairs, runs, flushes)."""
+    out = []
+    for _ in range(20000):
+        kind = r.randrange(4)
+        n = r.randint(1, 6)
+        if kind == 0:
+            cards = r.sample(range(52), n)
+        elif kind == 1:  # few ranks: pairs and runs
+            base = r.randrange(12)
+            pool = [s * 13 + (base + k) % 13 for s in range(4) for k in range(3)]
+            cards = r.sample(pool, n)
+        elif kind == 2:  # mostly one suit: flushes and runs
+            suit = r.randrange(4)
+            pool = [suit * 13 + k for k in range(13)] + r.sample(range(52), 3)
+            cards = r.sample(sorted(set(pool)), n)
+        else:  # one rank: 2, 3 and 4 of a kind
+            rank = r.randrange(13)
+            pool = [s * 13 + rank for s in range(4)] + r.sample(range(52), 2)
+            cards = r.sample(sorted(set(pool)), min(n, len(set(pool))))
+        out.append(cards)
+    return out
+
+
+@pytest.mark.parametrize("overrides", CONFIGS)
+def test_award_table_matches_play_ids(overrides: dict[str, Any]) -> None:
+    """ND-6.3: the table-driven play award equals the play scorer's, parts included."""
+    rules = game(**overrides).rules
+    codes = total_codes(rules)
+    awards = award_table(rules)
+    r = random.Random(2)
+    for pile in _piles(r):
+        for total in (r.randrange(32), 15, 25, 31):
+            want = play_ids(pile, total, rules)
+            assert awards[196 * codes[total] + pile_code(pile)] == (want.parts, want.total), (
+                pile,
+                total,
+            )
+
+
+@pytest.mark.parametrize("overrides", CONFIGS)
+def test_show_key_decides_the_show(overrides: dict[str, Any]) -> None:
+    """ND-6.1: shows with equal keys are equal, so the game's show table is exact."""
+    g = game(**overrides)
+    seen: dict[int, Any] = {}
+    r = random.Random(3)
+    for _ in range(30000):
+        if r.random() < 0.5:
+            cards = r.sample(range(52), 4)
+        else:  # few ranks or suits, so that many keys repeat
+            suit = r.randrange(4)
+            pool = sorted({suit * 13 + r.randrange(13) for _ in range(8)} | {9, 22, 35, 48})
+            cards = r.sample(pool, 4)
+        hand = (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
+        turnup = cards[3]
+        dealer = r.random() < 0.5
+        want = show_mask(hand, turnup, dealer=dealer, rules=g.rules)
+        assert g._show(hand, turnup, dealer) == want
+        key = show_key(hand, turnup, dealer)
+        assert seen.setdefault(key, want) == want
+
+
+@pytest.mark.parametrize("preset", ["default", "historical"])
+def test_events_of_random_games_match_the_scorers(preset: str) -> None:
+    """ND-4.3, ND-6.1, ND-6.3: every show and play award equals the plain scorers'."""
+    g = game(preset)
+    r = random.Random(4)
+    plays = shows = 0
+    for seed in range(150):
+        s = g.initial_state(2, seed)
+        while True:
+            pile = s.table.orders[4]
+            for e in s.events[-4:]:
+                if isinstance(e, Played) and pile and pile[-1] == e.card.id:
+                    want = play_ids(pile, e.total, g.rules)
+                    assert (e.parts, e.points) == (want.parts, want.total)
+                    plays += 1
+            if s.phase is Phase.PLAY and not pile:
+                turnup = s.table.masks[TURNUP].bit_length() - 1
+                for e in s.events[-3:]:
+                    if isinstance(e, Shown):
+                        hand = s.table.masks[HANDS[e.seat]]
+                        want = show_mask(hand, turnup, dealer=e.seat == s.dealer, rules=g.rules)
+                        assert (e.parts, e.points) == (want.parts, want.total)
+                        shows += 1
+            if s.current is None:
+                break
+            legal = g.legal_actions(s)
+            s = g.apply(s, legal[r.randrange(len(legal))])
+    assert plays > 1000 and shows > 500
+
+
+def test_fast_constructors_build_equal_frozen_values() -> None:
+    """The slot-filling constructors give the same values as the attrs constructors."""
+    g = game()
+    s = g.initial_state(2, 5)
+    fast = _new_state(
+        s.table, s.rng, s.dealer, s.scores, s.phase, s.current, s.total, s.gone, s.hand, s.events
+    )
+    assert fast == s and hash(fast) == hash(s) and repr(fast) == repr(s)
+    assert attrs.asdict(fast, recurse=False) == attrs.asdict(s, recurse=False)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        fast.total = 3  # type: ignore[misc]
+    e = _new_played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9)
+    assert e == Played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9)
+    assert hash(e) == hash(Played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9))
+    assert isinstance(fast, NoddyState) and isinstance(e, Played)
