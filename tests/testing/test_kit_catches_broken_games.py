@@ -9,7 +9,14 @@ import attrs
 import pytest
 
 from cardcore import CardTable, MatchRecord, load_game
-from cardcore.testing import ConformanceError, check_game, configurations, run_checks
+from cardcore.testing import (
+    Config,
+    ConformanceError,
+    check_game,
+    configurations,
+    parametrize_configurations,
+    run_checks,
+)
 from cardcore_highcard.game import Highcard, HighcardObservation, HighcardState, Play
 
 
@@ -151,3 +158,22 @@ def test_check_game_with_presets_and_options(tmp_path: Path) -> None:
     )
     assert [label for label, _, _ in report.results] == ["preset=quick ace=low"]
     assert load_game("highcard", preset="quick", ace="low").options.ace == "low"
+
+
+@parametrize_configurations("highcard")
+def test_parametrized_configurations(config: Config, tmp_path: Path) -> None:
+    """The pytest helper yields every configuration, each checkable on its own."""
+    report = check_game(
+        "highcard",
+        presets=[config.preset],
+        options=config.overrides,
+        players=[2],
+        games=1,
+        failure_dir=tmp_path,
+    )
+    assert report.ok
+
+
+def test_the_cardcore_host_fixture(cardcore_host: Any) -> None:
+    """The pytest plugin's fixture is a fresh host with the installed games."""
+    assert "highcard" in cardcore_host.games()

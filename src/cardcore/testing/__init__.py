@@ -18,6 +18,7 @@ from cardcore.testing._kit import (
     configurations,
     run_checks,
 )
+from cardcore.testing._pytest_plugin import parametrize_configurations
 
 __all__ = [
     "PROPERTIES",
@@ -29,6 +30,7 @@ __all__ = [
     "check_bot",
     "check_game",
     "configurations",
+    "parametrize_configurations",
     "playthrough",
     "run_checks",
     "strategies",
