@@ -440,23 +440,20 @@ _STOCK_ONLY: Final = LAYOUT.new_table(tuple(range(52)), STOCK)
 _NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 
 
-_MASK64: Final = (1 << 64) - 1
-_GAMMA: Final = 0x9E3779B97F4A7C15
-_MIX1: Final = 0xBF58476D1CE4E5B9
-_MIX2: Final = 0x94D049BB133111EB
 _RANGE52: Final = list(range(52))
 
 
 def _draw7(rng: int) -> tuple[list[int], int]:
     """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
 
-    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)``, inlined.
+    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64), inlined with
+    its constants.
     """
     pool = _RANGE52[:]
     for i in range(7):
-        rng = (rng + _GAMMA) & _MASK64
-        z = ((rng ^ (rng >> 30)) * _MIX1) & _MASK64
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+        rng = (rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         j = (((z ^ (z >> 31)) * (52 - i)) >> 64) + i
         pool[i], pool[j] = pool[j], pool[i]
     return pool[:7], rng
@@ -508,6 +505,8 @@ _PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for ro
 _CARD: Final = tuple(Card.of(i) for i in range(52))
 _NOT_GONE: Final = (False, False)
 _KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
+_EVENT_CACHE: Final = 100_000
+"""At most this many shared show events are kept per game object."""
 """The two possible passes: events are immutable values, so one of each is shared."""
 
 
@@ -636,6 +635,10 @@ class Noddy:
         self._awards = award_table(self.rules)
         self._shows_memo: dict[int, Breakdown] = {}
         """Shows by :func:`show_key` (a few thousand keys at most)."""
+        self._shown_events: dict[int, Shown] = {}
+        """Show events by show key, seat and score before (immutable, so shared)."""
+        self._deal_events: dict[int, Deal] = {}
+        """Deal events by hand number, dealer and turn-up (immutable, so shared)."""
 
     # ---- metadata ----------------------------------------------------------------------
 
@@ -796,7 +799,85 @@ class Noddy:
                     f"= {total})",
                     self.legal_actions(state),
                 )
-            return self._play(state, seat, card, hand, total)
+            # The card goes to the pile (ND-4.4) and scores (ND-6.3).
+            table = _to_pile(table, card, hand)
+            pile = table.orders[PILE]
+            code = self._total_codes[total]
+            if len(pile) > 1:
+                code += pile_code(pile)
+            parts, points = self._awards[code]
+            scores = state.scores
+            score = scores[seat] + points
+            if points:
+                scores = (score, scores[1]) if seat == 0 else (scores[0], score)
+            played = _new_played(seat, _CARD[card], total, points, parts, score)
+            gone = state.gone
+            if score >= self._target:
+                return _new_state(
+                    table,
+                    state.rng,
+                    state.dealer,
+                    scores,
+                    _OVER,
+                    None,
+                    total,
+                    gone,
+                    state.hand,
+                    (*state.events, played, Won(seat, score)),
+                )
+            room = _PLAYABLE[MAX_TOTAL - total]
+            opp = 1 - seat
+            masks = table.masks
+            opp_hand = masks[HANDS[opp]]
+            if opp_hand & room:
+                return _new_state(
+                    table,
+                    state.rng,
+                    state.dealer,
+                    scores,
+                    _PLAYING,
+                    opp,
+                    total,
+                    gone,
+                    state.hand,
+                    (*state.events, played),
+                )
+            new: tuple[Event, ...] = (played,)
+            if opp_hand and not gone[opp]:
+                gone = _flag(gone, opp)
+                new = (played, Go(opp, total))
+            if masks[hand] & room:
+                return _new_state(
+                    table,
+                    state.rng,
+                    state.dealer,
+                    scores,
+                    _PLAYING,
+                    seat,
+                    total,
+                    gone,
+                    state.hand,
+                    (*state.events, *new),
+                )
+            if total < MAX_TOTAL or self._last_at_31:
+                # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
+                score += 1
+                scores = _bump(scores, seat, score)
+                new = (*new, LastCard(seat, 1, score))
+                if score >= self._target:
+                    return _new_state(
+                        table,
+                        state.rng,
+                        state.dealer,
+                        scores,
+                        _OVER,
+                        None,
+                        total,
+                        gone,
+                        state.hand,
+                        (*state.events, *new, Won(seat, score)),
+                    )
+            return self._deal(state.rng, 1 - state.dealer, scores, state.hand, state.events, new)
         # Step 2, the knave noddy (ND-4.2).
         kind = type(action)
         dealer = state.dealer
@@ -816,7 +897,7 @@ class Noddy:
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
         knave = JACK_OF[SUIT[turnup]]
         scores = state.scores
-        new: Event
+        event: Event
         if kind is ShowKnave:
             if not (table.masks[HANDS[seat]] >> knave) & 1:
                 raise IllegalActionError(
@@ -827,7 +908,7 @@ class Noddy:
             table = table.reveal(1 << knave, _ALL)
             score = scores[seat] + 1
             scores = _bump(scores, seat, score)
-            new = KnaveShown(seat, _CARD[knave], 1, score)
+            event = KnaveShown(seat, _CARD[knave], 1, score)
             if score >= self._target:
                 return _new_state(
                     table,
@@ -839,10 +920,10 @@ class Noddy:
                     state.total,
                     state.gone,
                     state.hand,
-                    (*state.events, new, Won(seat, score)),
+                    (*state.events, event, Won(seat, score)),
                 )
         elif kind is Pass:
-            new = _KNAVE_PASSED[seat]
+            event = _KNAVE_PASSED[seat]
         else:
             raise IllegalActionError(
                 action,
@@ -862,7 +943,7 @@ class Noddy:
                 state.total,
                 state.gone,
                 state.hand,
-                (*state.events, new),
+                (*state.events, event),
             )
         return self._shows(
             table,
@@ -874,7 +955,7 @@ class Noddy:
             state.gone,
             state.hand,
             state.events,
-            (new,),
+            (event,),
         )
 
     def _why_not_in_play(self, state: NoddyState, action: object) -> str:
@@ -886,87 +967,6 @@ class Noddy:
                 "(a go is only for a player who cannot play)"
             )
         return "not a Noddy action"
-
-    def _play(self, state: NoddyState, seat: int, card: int, hand: int, total: int) -> NoddyState:
-        """A card is played (ND-4.4): score it (ND-6.3), then find who acts next."""
-        table = _to_pile(state.table, card, hand)
-        pile = table.orders[PILE]
-        code = self._total_codes[total]
-        if len(pile) > 1:
-            code += pile_code(pile)
-        parts, points = self._awards[code]
-        scores = state.scores
-        score = scores[seat] + points
-        if points:
-            scores = (score, scores[1]) if seat == 0 else (scores[0], score)
-        played = _new_played(seat, _CARD[card], total, points, parts, score)
-        gone = state.gone
-        if score >= self._target:
-            return _new_state(
-                table,
-                state.rng,
-                state.dealer,
-                scores,
-                _OVER,
-                None,
-                total,
-                gone,
-                state.hand,
-                (*state.events, played, Won(seat, score)),
-            )
-        room = _PLAYABLE[MAX_TOTAL - total]
-        opp = 1 - seat
-        masks = table.masks
-        opp_hand = masks[HANDS[opp]]
-        if opp_hand & room:
-            return _new_state(
-                table,
-                state.rng,
-                state.dealer,
-                scores,
-                _PLAYING,
-                opp,
-                total,
-                gone,
-                state.hand,
-                (*state.events, played),
-            )
-        new: tuple[Event, ...] = (played,)
-        if opp_hand and not gone[opp]:
-            gone = _flag(gone, opp)
-            new = (played, Go(opp, total))
-        if masks[hand] & room:
-            return _new_state(
-                table,
-                state.rng,
-                state.dealer,
-                scores,
-                _PLAYING,
-                seat,
-                total,
-                gone,
-                state.hand,
-                (*state.events, *new),
-            )
-        if total < MAX_TOTAL or self._last_at_31:
-            # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
-            score += 1
-            scores = _bump(scores, seat, score)
-            new = (*new, LastCard(seat, 1, score))
-            if score >= self._target:
-                return _new_state(
-                    table,
-                    state.rng,
-                    state.dealer,
-                    scores,
-                    _OVER,
-                    None,
-                    total,
-                    gone,
-                    state.hand,
-                    (*state.events, *new, Won(seat, score)),
-                )
-        return self._deal(state.rng, 1 - state.dealer, scores, state.hand, state.events, new)
 
     # ---- automatic steps ---------------------------------------------------------------
 
@@ -993,7 +993,11 @@ class Noddy:
         table = _fresh_deal(top, nd, dealer)
         turnup = top[6]
         hand += 1
-        new = (*new, Deal(hand, dealer, _CARD[turnup]))
+        key = (hand << 7) | (dealer << 6) | turnup
+        deal = self._deal_events.get(key)
+        if deal is None:
+            deal = self._deal_events[key] = Deal(hand, dealer, _CARD[turnup])
+        new = (*new, deal)
         if SEQ[turnup] == 11:
             # Step 1 (ND-4.1): the turned-up jack, the dealer's award first (ND-5.3).
             for seat, points in self._jack_awards[dealer]:
@@ -1028,6 +1032,17 @@ class Noddy:
             show = self._shows_memo[key] = show_mask(hand, turnup, dealer=dealer, rules=self.rules)
         return show
 
+    def _shown(self, seat: int, hand: int, turnup: int, dealer: bool, before: int) -> Shown:
+        """The event of ``seat``'s show (ND-4.3) from a score of ``before``."""
+        key = (show_key(hand, turnup, dealer) * 2 + seat) * self._target + before
+        event = self._shown_events.get(key)
+        if event is None:
+            show = self._show(hand, turnup, dealer)
+            event = Shown(seat, show.total, show.parts, before + show.total)
+            if 0 <= before < self._target and len(self._shown_events) < _EVENT_CACHE:
+                self._shown_events[key] = event
+        return event
+
     def _shows(
         self,
         table: CardTable,
@@ -1044,12 +1059,10 @@ class Noddy:
         """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play."""
         nd = 1 - dealer
         masks = table.masks
-        show = self._show(masks[HANDS[nd]], turnup, False)
-        points = show.total
-        score = scores[nd] + points
-        if points:
+        first = self._shown(nd, masks[HANDS[nd]], turnup, False, scores[nd])
+        score = first.score
+        if first.points:
             scores = _bump(scores, nd, score)
-        first = Shown(nd, points, show.parts, score)
         if score >= self._target:
             return _new_state(
                 table,
@@ -1063,12 +1076,10 @@ class Noddy:
                 hand,
                 (*events, *new, first, Won(nd, score)),
             )
-        show = self._show(masks[HANDS[dealer]], turnup, True)
-        points = show.total
-        score = scores[dealer] + points
-        if points:
+        second = self._shown(dealer, masks[HANDS[dealer]], turnup, True, scores[dealer])
+        score = second.score
+        if second.points:
             scores = _bump(scores, dealer, score)
-        second = Shown(dealer, points, show.parts, score)
         if score >= self._target:
             return _new_state(
                 table,
