@@ -40,6 +40,10 @@ MAX_TARGET: Final = 27
 _PHASES: Final = tuple(Phase)
 _PHASE_HOT: Final = {p: tuple(one_hot(i, len(_PHASES))) for i, p in enumerate(_PHASES)}
 _RETURNED: Final = {"": (0.0, 0.0), "take back": (1.0, 0.0), "swap": (0.0, 1.0)}
+_SEAT_HOT: Final = {n: {s: tuple(one_hot(s, n)) for s in (None, *range(n))} for n in (2, 3, 4)}
+"""Per player count, per seat (or ``None``), its one-hot."""
+_NO_TURN: Final = {n: (0.0,) * (2 * n + 4) for n in (2, 3, 4)}
+"""The facts of the latest turn before any turn is resolved."""
 
 
 def facts_size(num_players: int) -> int:
@@ -63,13 +67,17 @@ def nyuri_actions() -> Iterator[NyuriAction]:
             yield Steal(cards)
 
 
-def action_key(action: NyuriAction) -> tuple[int, ...]:
-    """A cheap lookup key: hashing a steal's tuple of cards would cost more than a step."""
+def action_key(action: NyuriAction) -> int:
+    """A cheap lookup key: hashing a steal's tuple of cards would cost more than a step.
+
+    A steal's key is its card mask (positive); a lay's and the simple actions' keys are
+    negative, so no two actions share one.
+    """
     if type(action) is Steal:
-        return (1, action.mask)
+        return action.mask
     if type(action) is Lay:
-        return (2, action.card.id, -1 if action.guard is None else action.guard.id)
-    return (0, _SIMPLE.index(type(action)))
+        return -1 - 64 * action.card.id - (63 if action.guard is None else action.guard.id)
+    return -10_000 - _SIMPLE.index(type(action))
 
 
 _SIMPLE: Final = (Decline, TakeBack, Swap)
@@ -93,22 +101,26 @@ def nyuri_facts(obs: NyuriObservation, turn_limit: int) -> list[float]:
         whether the layer took back or swapped, and who drew.
     """
     n = obs.num_players
-    out = list(_PHASE_HOT[obs.phase])
-    out += one_hot(obs.dealer, n)
-    out += one_hot(obs.layer, n)
-    out.append(scaled(obs.turn, turn_limit))
-    out.append(scaled(obs.dead_turns, n))
-    out += [c / 52 for c in obs.counts]
-    out.append((_value(obs.target) + _value(obs.guard)) / MAX_TARGET)
+    hot = _SEAT_HOT[n]
+    out = [
+        *_PHASE_HOT[obs.phase],
+        *hot[obs.dealer],
+        *hot[obs.layer],
+        scaled(obs.turn, turn_limit),
+        scaled(obs.dead_turns, n),
+        *[c / 52 for c in obs.counts],
+        (_value(obs.target) + _value(obs.guard)) / MAX_TARGET,
+    ]
     last = obs.last
     if last is None:
-        out += [0.0] * (2 * n + 4)
+        out += _NO_TURN[n]
         return out
-    out += one_hot(last.winner, n)
+    out += hot[last.winner]
     out.append(1.0 if last.winner is None else 0.0)
-    out.append(float(last.penalty))
+    out.append(1.0 if last.penalty else 0.0)
     out += _RETURNED.get(last.returned, (0.0, 0.0))
-    out += [float(s in last.drew) for s in range(n)]
+    drew = last.drew
+    out += [1.0 if s in drew else 0.0 for s in range(n)]
     return out
 
 

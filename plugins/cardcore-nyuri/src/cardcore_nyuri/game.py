@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import enum
 import random
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NoReturn, final
@@ -327,19 +326,44 @@ def _triple_row(a: int, b: int) -> tuple[Steal, ...]:
     return out
 
 
+_PAIR_RM: Final = tuple(
+    tuple(_PAIR[_RM_CARD[a]][_RM_CARD[b]] for b in range(52)) for a in range(52)
+)
+"""``_PAIR_RM[a][b]``: ``_PAIR`` indexed by rank-major bits (bit 4 * rank + suit)."""
+_TRIPLE_RM: Final[list[tuple[Steal, ...] | None]] = [None] * (52 * 52)
+"""``_TRIPLE_RM[a * 52 + b][c]``: ``_TRIPLE_ROWS`` indexed by rank-major bits (a != b)."""
+
+
+def _triple_rm_row(a: int, b: int) -> tuple[Steal, ...]:
+    ca, cb = _RM_CARD[a], _RM_CARD[b]
+    ids = _TRIPLE_ROWS[ca * 52 + cb] or _triple_row(ca, cb)
+    out = tuple(ids[_RM_CARD[c]] for c in range(52))
+    _TRIPLE_RM[a * 52 + b] = out
+    return out
+
+
+_BELOW: Final[tuple[int, ...]] = tuple(
+    (1 << 4 * min(z, 13)) - 1 if z > 0 else 0 for z in range(-32, 32)
+)
+"""``_BELOW[x + 31]``: the rank-major bits of the cards worth at most ``x``."""
+
+
 def _steal(mask: int) -> Steal:
     """The shared steal action for a card mask (a fresh one for four or more cards)."""
-    if not mask & (mask - 1):
-        return _SINGLE[mask.bit_length() - 1]
-    ids = list(card_ids(mask))
-    if len(ids) == 1:
-        return _SINGLE[ids[0]]
-    if len(ids) == 2:
-        return _PAIR[ids[0]][ids[1]]
-    if len(ids) == 3:
-        row = _TRIPLE_ROWS[ids[0] * 52 + ids[1]] or _triple_row(ids[0], ids[1])
-        return row[ids[2]]
-    return _new_steal(ids)
+    a = mask & -mask
+    rest = mask ^ a
+    if not rest:
+        return _SINGLE[a.bit_length() - 1]
+    b = rest & -rest
+    rest ^= b
+    if not rest:
+        return _PAIR[a.bit_length() - 1][b.bit_length() - 1]
+    if not rest & (rest - 1):
+        a = a.bit_length() - 1
+        b = b.bit_length() - 1
+        row = _TRIPLE_ROWS[a * 52 + b] or _triple_row(a, b)
+        return row[rest.bit_length() - 1]
+    return _new_steal(card_ids(mask))
 
 
 # ---- public records, state and observation -----------------------------------------
@@ -497,6 +521,120 @@ class NyuriObservation:
             _steal(m).cards if (m := self.table.mask(z.offer(s))) else ()
             for s in range(self.num_players)
         )
+
+
+_new_object = object.__new__
+_SET_STATE: Final = tuple(
+    NyuriState.__dict__[f].__set__  # the slots' setters
+    for f in (
+        "table",
+        "rng",
+        "dealer",
+        "phase",
+        "layer",
+        "current",
+        "turn",
+        "dead_turns",
+        "last",
+        "end_reason",
+    )
+)
+
+
+def _state(
+    table: CardTable,
+    rng: int,
+    dealer: int,
+    phase: Phase,
+    layer: int,
+    current: int | None,
+    turn: int,
+    dead_turns: int,
+    last: TurnRecord | None,
+    end_reason: str,
+) -> NyuriState:
+    """``NyuriState(table=..., ...)`` without the keyword call: sets the slots directly."""
+    s = _new_object(NyuriState)
+    st, sr, sd, sp, sl, sc, su, sn, sa, se = _SET_STATE
+    st(s, table)
+    sr(s, rng)
+    sd(s, dealer)
+    sp(s, phase)
+    sl(s, layer)
+    sc(s, current)
+    su(s, turn)
+    sn(s, dead_turns)
+    sa(s, last)
+    se(s, end_reason)
+    return s
+
+
+_SET_RECORD: Final = tuple(
+    TurnRecord.__dict__[f].__set__
+    for f in ("turn", "layer", "target", "guard", "offers", "winner", "penalty", "drew", "returned")
+)
+
+
+def _record(
+    turn: int,
+    layer: int,
+    target: Card,
+    guard: Card | None,
+    offers: tuple[tuple[Card, ...], ...],
+    winner: int | None,
+    penalty: bool,
+    drew: tuple[int, ...],
+    returned: str,
+) -> TurnRecord:
+    """``TurnRecord(turn=..., ...)`` without the keyword call: sets the slots directly."""
+    r = _new_object(TurnRecord)
+    st, sl, sa, sg, so, sw, sp, sd, sr = _SET_RECORD
+    st(r, turn)
+    sl(r, layer)
+    sa(r, target)
+    sg(r, guard)
+    so(r, offers)
+    sw(r, winner)
+    sp(r, penalty)
+    sd(r, drew)
+    sr(r, returned)
+    return r
+
+
+def _table(
+    layout: Layout,
+    masks: tuple[int, ...],
+    orders: tuple[tuple[int, ...], ...],
+    known: tuple[int, ...],
+) -> CardTable:
+    """``CardTable(layout, masks, orders, known)`` without the named tuple's ``__new__``."""
+    return _tuple_new(CardTable, (layout, masks, orders, known))
+
+
+_tuple_new = tuple.__new__
+
+
+def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
+    """``known`` with the cards of ``m`` known to every seat (face up)."""
+    if len(known) == 4:
+        a, b, c, d = known
+        return (a | m, b | m, c | m, d | m)
+    if len(known) == 3:
+        a, b, c = known
+        return (a | m, b | m, c | m)
+    return tuple([k | m for k in known])
+
+
+_SUIT_VALUE: Final[tuple[int, ...]] = tuple(
+    sum(r + 2 for r in range(13) if x >> r & 1) for x in range(8192)
+)
+"""Per 13-bit suit mask, the sum of its card values."""
+
+
+def _mask_value(m: int) -> int:
+    """The sum of the card values in a card mask (NY-4.5)."""
+    sv = _SUIT_VALUE
+    return sv[m & 0x1FFF] + sv[(m >> 13) & 0x1FFF] + sv[(m >> 26) & 0x1FFF] + sv[m >> 39]
 
 
 # ---- zones -------------------------------------------------------------------------
@@ -759,7 +897,9 @@ class Nyuri:
             singles ^= low
             append(_SINGLE[low.bit_length() - 1])
         # The hand in value order (then suit order), so that the sets beating T form a
-        # suffix: spread each suit's ranks four bits apart and interleave the suits.
+        # suffix: spread each suit's ranks four bits apart and interleave the suits. Bit
+        # b of that rank-major mask has rank r = b // 4 (value r + 2), so the hand cards
+        # worth at most x are those under _BELOW[x + 31] (the table is offset by 32).
         spread = _SPREAD
         rm = (
             spread[hand & 0x1FFF]
@@ -767,34 +907,48 @@ class Nyuri:
             | spread[(hand >> 26) & 0x1FFF] << 2
             | spread[hand >> 39] << 3
         )
-        cs: list[int] = []
-        vals: list[int] = []
-        while rm:
-            low = rm & -rm
-            b = low.bit_length() - 1
-            cs.append(_RM_CARD[b])
-            vals.append(_RM_VALUE[b])
-            rm ^= low
-        k = len(cs)
+        bs: list[int] = []
+        m = rm
+        while m:
+            low = m & -m
+            bs.append(low.bit_length() - 1)
+            m ^= low
+        k = len(bs)
         if k < 2:
             return tuple(out)
-        top = vals[-1]
-        pair = _PAIR
-        # Pairs: for each first card, the second cards beating T form a suffix.
-        for i in range(bisect_right(vals, tv - top, 0, k - 1), k - 1):
-            row = pair[cs[i]]
-            for c in cs[bisect_right(vals, tv - vals[i], i + 1) :]:
+        below = _BELOW
+        rtop = bs[-1] >> 2
+        # Pairs: for each first card (rank r), the second cards worth more than
+        # T - r - 2 form a suffix; the shared actions are in rows indexed by rank-major
+        # bits.
+        pair = _PAIR_RM
+        t29 = tv + 29
+        i = (rm & below[t29 - rtop]).bit_count()
+        while i < k - 1:
+            b = bs[i]
+            i += 1
+            row = pair[b]
+            lo = (rm & below[t29 - (b >> 2)]).bit_count()
+            for c in bs[lo if lo > i else i :]:
                 append(row[c])
         if tv > 10 and k >= 3:
             # Triples (NY-4.4c): skip first and second cards that cannot reach T at all.
-            rows = _TRIPLE_ROWS
-            top2 = top + vals[-2]
-            for i in range(bisect_right(vals, tv - top2, 0, k - 2), k - 2):
-                rest = tv - vals[i]
-                ci = cs[i] * 52
-                for j in range(bisect_right(vals, rest - top, i + 1, k - 1), k - 1):
-                    row = rows[ci + cs[j]] or _triple_row(cs[i], cs[j])
-                    for c in cs[bisect_right(vals, rest - vals[j], j + 1) :]:
+            rows = _TRIPLE_RM
+            t27 = tv + 27
+            i = (rm & below[t27 - rtop - (bs[-2] >> 2)]).bit_count()
+            while i < k - 2:
+                b = bs[i]
+                i += 1
+                q = t27 - (b >> 2)
+                j = (rm & below[q - rtop]).bit_count()
+                j = j if j > i else i
+                b52 = b * 52
+                while j < k - 1:
+                    bj = bs[j]
+                    j += 1
+                    row = rows[b52 + bj] or _triple_rm_row(b, bj)
+                    lo = (rm & below[q - (bj >> 2)]).bit_count()
+                    for c in bs[lo if lo > j else j :]:
                         append(row[c])
         return tuple(out)
 
@@ -899,20 +1053,18 @@ class Nyuri:
             shown |= 1 << g
         masks[hand] = hmask ^ shown
         # Face up on the table: every seat now knows where these cards are.
-        table = CardTable(
-            table.layout, tuple(masks), table.orders, tuple(map(shown.__or__, table.known))
-        )
-        return NyuriState(
-            table=table,
-            rng=state.rng,
-            dealer=state.dealer,
-            phase=_OFFER,
-            layer=layer,
-            current=layer + 1 if layer + 1 < n else 0,
-            turn=state.turn,
-            dead_turns=state.dead_turns,
-            last=state.last,
-            end_reason="",
+        table = _table(table.layout, tuple(masks), table.orders, _all_know(table.known, shown))
+        return _state(
+            table,
+            state.rng,
+            state.dealer,
+            _OFFER,
+            layer,
+            layer + 1 if layer + 1 < n else 0,
+            state.turn,
+            state.dead_turns,
+            state.last,
+            "",
         )
 
     def _offer(self, state: NyuriState, action: Steal | Decline) -> NyuriState:
@@ -927,30 +1079,45 @@ class Nyuri:
             if hmask & m != m:
                 missing = " ".join(str(c) for c in action.cards if not hmask & c.bit)
                 self._refuse(state, action, f"{missing} not in your hand")
-            problem = self.steal_problem(
-                m, masks[1 + 2 * n].bit_length() - 1, masks[2 + 2 * n].bit_length() - 1
-            )
-            if problem is not None:
+            t = masks[1 + 2 * n].bit_length() - 1
+            g = masks[2 + 2 * n].bit_length() - 1
+            tv = _VALUE[t] + (_VALUE[g] if g >= 0 else 0)
+            count = m.bit_count()
+            # The checks of steal_problem, cheaply; it words the reason when one fails.
+            if not (
+                (
+                    count == 2
+                    or (count == 3 and tv > 10)
+                    or (
+                        count == 1
+                        and (
+                            _SUIT_OF[m.bit_length() - 1] == _SUIT_OF[t]
+                            or (g >= 0 and self._any_suit)
+                        )
+                    )
+                )
+                and _mask_value(m) > tv
+            ):
+                problem = self.steal_problem(m, t, g)
+                assert problem is not None
                 self._refuse(state, action, problem)
             masks[1 + seat] = hmask ^ m
             masks[3 + 2 * n + seat] = m
             # The offer is face up: every seat now knows where these cards are.
-            table = CardTable(
-                table.layout, tuple(masks), table.orders, tuple(map(m.__or__, table.known))
-            )
+            table = _table(table.layout, tuple(masks), table.orders, _all_know(table.known, m))
         nxt = seat + 1 if seat + 1 < n else 0
         if nxt != state.layer:
-            return NyuriState(
-                table=table,
-                rng=state.rng,
-                dealer=state.dealer,
-                phase=_OFFER,
-                layer=state.layer,
-                current=nxt,
-                turn=state.turn,
-                dead_turns=state.dead_turns,
-                last=state.last,
-                end_reason="",
+            return _state(
+                table,
+                state.rng,
+                state.dealer,
+                _OFFER,
+                state.layer,
+                nxt,
+                state.turn,
+                state.dead_turns,
+                state.last,
+                "",
             )
         return self._resolve(state, table)
 
@@ -975,11 +1142,7 @@ class Nyuri:
             if m:
                 offers[s] = _steal(m).cards
                 masks[oz + s] = 0
-                v = 0
-                while m:
-                    low = m & -m
-                    v += _VALUE[low.bit_length() - 1]
-                    m ^= low
+                v = _mask_value(m)
                 if v > best:
                     best = v
                     winner = s
@@ -1002,7 +1165,7 @@ class Nyuri:
             masks[tz] = 0
             masks[gz] = 0
             if self._penalty and wmask.bit_count() == 3 and masks[1 + winner]:
-                table = CardTable(table.layout, tuple(masks), orders, known)
+                table = _table(table.layout, tuple(masks), orders, known)
                 wh = masks[1 + winner]
                 i, rng = rng_below(rng, wh.bit_count())
                 card = list(card_ids(wh))[i]
@@ -1035,30 +1198,21 @@ class Nyuri:
             if drew:
                 orders = (stock[:top], *orders[1:])
                 known = tuple(known_l)
-        table = CardTable(table.layout, tuple(masks), orders, known)
-        record = TurnRecord(
-            turn=state.turn,
-            layer=layer,
-            target=target,
-            guard=guard,
-            offers=tuple(offers),
-            winner=winner if winner >= 0 else None,
-            penalty=penalty,
-            drew=tuple(drew),
-            returned="",
+        table = _table(table.layout, tuple(masks), orders, known)
+        record = _record(
+            state.turn,
+            layer,
+            target,
+            guard,
+            tuple(offers),
+            winner if winner >= 0 else None,
+            penalty,
+            tuple(drew),
+            "",
         )
         if winner < 0:
-            return NyuriState(
-                table=table,
-                rng=rng,
-                dealer=state.dealer,
-                phase=_RETURN,
-                layer=layer,
-                current=layer,
-                turn=state.turn,
-                dead_turns=dead,
-                last=record,
-                end_reason="",
+            return _state(
+                table, rng, state.dealer, _RETURN, layer, layer, state.turn, dead, record, ""
             )
         return self._end_turn(state, table, rng, dead, record)
 
@@ -1096,19 +1250,19 @@ class Nyuri:
             known = tuple(k | got if s == layer else k for s, k in enumerate(known))
         else:
             masks[hand] |= tmask | gmask
-        table = CardTable(table.layout, tuple(masks), orders, known)
+        table = _table(table.layout, tuple(masks), orders, known)
         last = state.last
         assert last is not None
-        record = TurnRecord(
-            turn=last.turn,
-            layer=last.layer,
-            target=last.target,
-            guard=last.guard,
-            offers=last.offers,
-            winner=None,
-            penalty=False,
-            drew=last.drew,
-            returned="swap" if swap else "take back",
+        record = _record(
+            last.turn,
+            last.layer,
+            last.target,
+            last.guard,
+            last.offers,
+            None,
+            False,
+            last.drew,
+            "swap" if swap else "take back",
         )
         return self._end_turn(state, table, state.rng, state.dead_turns, record)
 
@@ -1140,30 +1294,10 @@ class Nyuri:
             else:
                 reason = "every hand is empty"
         if reason:
-            return NyuriState(
-                table=table,
-                rng=rng,
-                dealer=state.dealer,
-                phase=_OVER,
-                layer=layer,
-                current=None,
-                turn=state.turn,
-                dead_turns=dead,
-                last=record,
-                end_reason=reason,
+            return _state(
+                table, rng, state.dealer, _OVER, layer, None, state.turn, dead, record, reason
             )
-        return NyuriState(
-            table=table,
-            rng=rng,
-            dealer=state.dealer,
-            phase=_LAY,
-            layer=nxt,
-            current=nxt,
-            turn=state.turn + 1,
-            dead_turns=dead,
-            last=record,
-            end_reason="",
-        )
+        return _state(table, rng, state.dealer, _LAY, nxt, nxt, state.turn + 1, dead, record, "")
 
     # ---- information -----------------------------------------------------------------
 
