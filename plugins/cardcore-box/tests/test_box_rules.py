@@ -14,7 +14,7 @@ from fractions import Fraction
 import attrs
 import pytest
 
-from cardcore import DECK_52, IllegalActionError, parse_cards, rng_below, rng_seed
+from cardcore import DECK_52, IllegalActionError, parse_cards, rng_below, rng_next, rng_seed
 from cardcore_box import PRESETS, Box, BoxState, Ending, Play, TurnUp
 from cardcore_box.game import BOX, DISCARD, DRAW, EXTRA, HAND, TABLE, layout
 
@@ -725,3 +725,25 @@ def test_shuffle_is_a_fair_permutation() -> None:
     assert all(15 < n < 95 for row in counts for n in row)
     firsts = [counts[c][0] for c in range(52)]
     assert sum(abs(n - 50) for n in firsts) / 52 < 10
+
+
+def test_shuffle_is_the_plain_fisher_yates() -> None:
+    """BX-3.2: the deal's shuffle (26 draws computed together) equals the plain loop:
+    Fisher-Yates from the last position, two 32-bit indices per ``rng_next`` draw."""
+    from cardcore_box.game import _shuffle52
+
+    def plain(rng: int) -> tuple[list[int], int]:
+        order = list(range(52))
+        i = 51
+        while i > 0:
+            z, rng = rng_next(rng)
+            for half in (z & 0xFFFFFFFF, z >> 32):
+                j = (half * (i + 1)) >> 32
+                order[i], order[j] = order[j], order[i]
+                i -= 1
+        return order, rng
+
+    seeds = [rng_seed(s) for s in range(3000)]
+    seeds += [0, 1, (1 << 64) - 1, (1 << 63), (1 << 64) - 0x9E3779B97F4A7C15]
+    for rng in seeds:
+        assert _shuffle52(rng) == plain(rng)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import random
+import struct
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, final
 
@@ -37,7 +38,6 @@ from cardcore import (
     option,
     parse_card,
     rng_below,
-    rng_next,
     rng_seed,
     sample_table,
 )
@@ -127,7 +127,10 @@ _ABOVE: Final[tuple[int, ...]] = tuple(((1 << 52) - 1) & ~m for m in _UP_TO)
 """Per rank index, the mask of every card of a higher rank."""
 _SHOW_ORDER: Final[tuple[int, ...]] = tuple((12 - c % 13) * 4 + c // 13 for c in range(52))
 """Per card id, its place when listing cards: highest rank first, then by suit."""
+_FOLLOW: Final[tuple[int, ...]] = tuple(_UP_TO[_RANK[c]] for c in range(52))
+"""Per card id, the mask of every card that may follow it (rank equal or lower)."""
 _LOW13: Final = (1 << 13) - 1
+_ALL52: Final = (1 << 52) - 1
 _RANK_WORDS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
@@ -157,6 +160,12 @@ _NEXT_CW: Final = tuple(_next_table(a, 1) for a in range(16))
 """Per active-seat mask and seat, the next active seat clockwise (BX-4.7)."""
 _NEXT_ACW: Final = tuple(_next_table(a, -1) for a in range(16))
 """Per active-seat mask and seat, the next active seat anticlockwise (BX-4.7)."""
+_NEXT: Final = (_NEXT_CW, _NEXT_CW, _NEXT_ACW)
+"""Indexed by the direction: ``_NEXT[1]`` is clockwise, ``_NEXT[-1]`` anticlockwise."""
+_NOBODY_OUT: Final = (0,) * NUM_PLAYERS
+"""``BoxState.out`` while every seat is in."""
+_SEAT1: Final = tuple((s,) for s in range(NUM_PLAYERS))
+"""Per seat, the one-element tuple added to ``played_by``."""
 
 # ---- options and presets (BX-7) -------------------------------------------------------
 
@@ -211,7 +220,16 @@ BoxAction = Play | TurnUp
 _PLAYS: Final[tuple[Play, ...]] = tuple(Play(Card.of(c)) for c in range(52))
 _PLAY_ID: Final[dict[int, int]] = {id(p): c for c, p in enumerate(_PLAYS)}
 """The card id of each shared Play value, by object identity (cheaper than ``card.id``)."""
+_ONE_PLAY: Final[tuple[tuple[BoxAction, ...], ...]] = tuple((p,) for p in _PLAYS)
+"""Per card id, the legal-action tuple holding only that card's play."""
+_PLAY_SHOWN: Final[tuple[Play, ...]] = tuple(
+    _PLAYS[c] for c in sorted(range(52), key=_SHOW_ORDER.__getitem__)
+)
+"""The plays in listing order: ``_PLAY_SHOWN[_SHOW_ORDER[c]]`` plays card ``c``."""
 _TURN_UP: Final = TurnUp()
+_NOT_BOXED: Final = (False,)
+_BOXED: Final = (True,)
+_NO_DRAWS: Final[tuple[int, ...]] = (0, 0, 0, 0)
 _ONLY_TURN_UP: Final[tuple[BoxAction, ...]] = (_TURN_UP,)
 
 # ---- public records ------------------------------------------------------------------
@@ -372,48 +390,79 @@ def _show(t: CardTable, c: int, src: int, dst: int) -> CardTable:
     return CardTable(t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit))
 
 
+_new_state: Final = object.__new__
+_set_fields: Final = object.__setattr__
+_new_table: Final = tuple.__new__
+"""``_new_table(CardTable, (layout, masks, orders, known))`` builds a table without the
+named tuple's Python-level ``__new__`` (the same value, one call cheaper)."""
+
+
 def _deal(lay: Layout, order: Sequence[int], dealer: int) -> CardTable:
     """BX-3.2: deal ``order`` (top first) one card at a time from the dealer's left.
 
     The first 16 cards make the four boxes (seen by nobody), the next 16 the four hands
     (each seen by its owner); the other 20 stay in the draw pile, top card on top. This
-    is what 32 ``draw`` moves from a freshly shuffled draw pile give.
+    is what 32 ``draw`` moves from a freshly shuffled draw pile give. ``order`` holds
+    each of the 52 card ids once, so the draw pile is every card not dealt.
     """
+    o = order
+    # Position i of the deal goes to the (i % 4)-th seat from the dealer's left.
+    b0 = 1 << o[0] | 1 << o[4] | 1 << o[8] | 1 << o[12]
+    b1 = 1 << o[1] | 1 << o[5] | 1 << o[9] | 1 << o[13]
+    b2 = 1 << o[2] | 1 << o[6] | 1 << o[10] | 1 << o[14]
+    b3 = 1 << o[3] | 1 << o[7] | 1 << o[11] | 1 << o[15]
+    h0 = 1 << o[16] | 1 << o[20] | 1 << o[24] | 1 << o[28]
+    h1 = 1 << o[17] | 1 << o[21] | 1 << o[25] | 1 << o[29]
+    h2 = 1 << o[18] | 1 << o[22] | 1 << o[26] | 1 << o[30]
+    h3 = 1 << o[19] | 1 << o[23] | 1 << o[27] | 1 << o[31]
     masks = [0] * len(lay.zones)
     known = [0] * NUM_PLAYERS
-    for i in range(32):
-        seat = (dealer + 1 + i) % NUM_PLAYERS
-        bit = 1 << order[i]
-        if i < 16:
-            masks[BOX + seat] |= bit
-        else:
-            masks[HAND + seat] |= bit
-            known[seat] |= bit
-    rest = order[32:]
-    for c in rest:
-        masks[DRAW] |= 1 << c
+    for seat, b, h in zip(
+        _CLOCKWISE_FROM[(dealer + 1) % NUM_PLAYERS], (b0, b1, b2, b3), (h0, h1, h2, h3), strict=True
+    ):
+        masks[BOX + seat] = b
+        masks[HAND + seat] = h
+        known[seat] = h
+    masks[DRAW] = _ALL52 ^ (b0 | b1 | b2 | b3 | h0 | h1 | h2 | h3)
     orders: list[tuple[int, ...]] = [()] * len(lay.zones)
-    orders[DRAW] = tuple(reversed(rest))
-    return CardTable(lay, tuple(masks), tuple(orders), tuple(known))
+    orders[DRAW] = tuple(o[:31:-1])
+    return _new_table(CardTable, (lay, tuple(masks), tuple(orders), tuple(known)))
+
+
+# The 26 draws of a deal, computed together: lane k (128 bits wide) of one big integer
+# holds the (k + 1)-th SplitMix64 draw (the core's ``rng_next``), so each step of the
+# mixing function is one big-integer operation instead of 26. A lane's values stay below
+# 2**128, so no carry crosses into the next lane; masking keeps each lane's low 64 bits.
+_M64: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+_LANES: Final = 26
+_LANE_ONES: Final = sum(1 << (128 * k) for k in range(_LANES))
+_LANE_MASK: Final = _M64 * _LANE_ONES
+_LANE_STEPS: Final = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(_LANES))
+_LANE_HALVES: Final = struct.Struct("<" + "II8x" * _LANES)
+"""Reads each lane's low and high 32 bits (the two indices of one draw)."""
+_DOWN_FROM_51: Final = tuple(range(51, 0, -1))
 
 
 def _shuffle52(rng: int) -> tuple[list[int], int]:
     """A uniformly shuffled deck (Fisher-Yates) and the next RNG state.
 
     Each 64-bit draw of the state's RNG gives two 32-bit indices (multiply-shift), so
-    a deal costs 26 draws instead of 51; the bias is below 52 / 2**32 per swap.
+    a deal costs 26 draws instead of 51; the bias is below 52 / 2**32 per swap. Swap
+    ``n`` (of positions ``51 - n`` and ``j``) uses the low half of draw ``n // 2`` for
+    even ``n`` and its high half for odd ``n``.
     """
+    z = (rng * _LANE_ONES + _LANE_STEPS) & _LANE_MASK
+    z = ((z ^ (z >> 30)) & _LANE_MASK) * 0xBF58476D1CE4E5B9 & _LANE_MASK
+    z = ((z ^ (z >> 27)) & _LANE_MASK) * 0x94D049BB133111EB & _LANE_MASK
+    z ^= z >> 31  # each lane's low 64 bits are now its draw
     order = list(range(52))
-    i = 51
-    while i > 0:
-        z, rng = rng_next(rng)
-        j = ((z & 0xFFFFFFFF) * (i + 1)) >> 32
+    halves = _LANE_HALVES.unpack(z.to_bytes(16 * _LANES, "little"))
+    # The 52nd half would swap position 0 with itself: zip stops before it.
+    for i, x in zip(_DOWN_FROM_51, halves, strict=False):
+        j = (x * (i + 1)) >> 32
         order[i], order[j] = order[j], order[i]
-        i -= 1
-        j = ((z >> 32) * (i + 1)) >> 32
-        order[i], order[j] = order[j], order[i]
-        i -= 1
-    return order, rng
+    return order, (rng + _LANES * _GAMMA) & _M64
 
 
 def _kth(mask: int, k: int) -> int:
@@ -490,21 +539,9 @@ class Box:
                 )
         else:
             ids, rng = _shuffle52(rng)
-        table = _deal(lay, ids, dealer)
         first = (dealer + 1) % NUM_PLAYERS
         return BoxState(
-            table=table,
-            rng=rng,
-            dealer=dealer,
-            round=1,
-            leader=first,
-            current=first,
-            direction=1,
-            active=(1 << NUM_PLAYERS) - 1,
-            out=(0,) * NUM_PLAYERS,
-            played_by=(),
-            from_box=(),
-            last_round=None,
+            _deal(lay, ids, dealer), rng, dealer, 1, first, first, 1, 15, _NOBODY_OUT, (), (), None
         )
 
     # ---- decisions (BX-4) -------------------------------------------------------------
@@ -527,23 +564,24 @@ class Box:
         hand = t.masks[HAND + cur]
         order = t.orders[TABLE]
         if order:
-            m = hand & _UP_TO[_RANK[order[-1]]]
+            m = hand & _FOLLOW[order[-1]]
         elif hand:
-            m = hand & _OF_RANK[_top_rank(hand)]
+            folded = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13
+            m = hand & _OF_RANK[folded.bit_length() - 1]
         else:
-            m = 0
+            return _ONLY_TURN_UP
         if not m:
             return _ONLY_TURN_UP
         if not m & (m - 1):
-            return (_PLAYS[m.bit_length() - 1],)
-        found = []
+            return _ONE_PLAY[m.bit_length() - 1]
+        # Two to four cards: sort their listing places, then map them back to plays.
+        shown = []
         while m:
             low = m & -m
-            found.append(low.bit_length() - 1)
+            shown.append(_SHOW_ORDER[low.bit_length() - 1])
             m ^= low
-        found.sort(key=_SHOW_ORDER.__getitem__)
-        plays = _PLAYS
-        return tuple([plays[c] for c in found])
+        shown.sort()
+        return tuple(map(_PLAY_SHOWN.__getitem__, shown))
 
     def apply(self, state: BoxState, action: BoxAction) -> BoxState:
         """Play ``action`` for the current player; return the new state.
@@ -555,25 +593,29 @@ class Box:
         if cur is None:
             raise IllegalActionError(action, "the game is over")
         t = state.table
-        hand = t.masks[HAND + cur]
+        masks = t.masks
+        hand = masks[HAND + cur]
         order = t.orders[TABLE]
-        if isinstance(action, Play):
-            card = action.card
-            c = _PLAY_ID.get(id(action), -1)
+        rng = state.rng
+        c = _PLAY_ID.get(id(action), -1)
+        if c >= 0 or isinstance(action, Play):
             if c < 0:
+                card = action.card  # type: ignore[union-attr]
                 if not isinstance(card, Card):
                     raise IllegalActionError(action, "not a card", self.legal_actions(state))
                 c = card.id
             if not (hand >> c) & 1:
                 raise IllegalActionError(
-                    action, f"you do not hold {card} in your hand", self.legal_actions(state)
+                    action,
+                    f"you do not hold {DECK_52[c]} in your hand",
+                    self.legal_actions(state),
                 )
             if order:
                 top = order[-1]
                 if _RANK[c] > _RANK[top]:
                     raise IllegalActionError(
                         action,
-                        f"{card} is higher than the {Card.of(top)} on the table",
+                        f"{DECK_52[c]} is higher than the {DECK_52[top]} on the table",
                         self.legal_actions(state),
                     )
             else:
@@ -581,78 +623,96 @@ class Box:
                 if _RANK[c] != best:
                     raise IllegalActionError(
                         action,
-                        f"you must lead your highest rank: {card} is lower than your "
+                        f"you must lead your highest rank: {DECK_52[c]} is lower than your "
                         f"{_RANK_WORDS[best]}",
                         self.legal_actions(state),
                     )
-            return self._played(state, _show(t, c, HAND + cur, TABLE), state.rng, cur, c, False)
-        if not isinstance(action, TurnUp):
-            raise IllegalActionError(
-                action,
-                "that is not a Box action (play a card or turn up)",
-                self.legal_actions(state),
-            )
-        if order:
-            top = order[-1]
-            can = hand & _UP_TO[_RANK[top]]
-            if can:
+            src = HAND + cur
+            boxed = _NOT_BOXED
+        else:
+            if not isinstance(action, TurnUp):
                 raise IllegalActionError(
                     action,
-                    f"you can follow the {Card.of(top)} from your hand, so you may not turn "
-                    "up a box card",
+                    "that is not a Box action (play a card or turn up)",
                     self.legal_actions(state),
                 )
-        elif hand:
-            raise IllegalActionError(
-                action,
-                "you hold cards, so you must lead your highest card from your hand",
-                self.legal_actions(state),
-            )
-        box = t.masks[BOX + cur]
-        # BX-4.6a / BX-4.3: a box card chosen uniformly at random, seen by nobody before.
-        k, rng = rng_below(state.rng, box.bit_count())
-        c = _kth(box, k)
-        if order and _RANK[c] > _RANK[order[-1]]:
-            # Failed draw: the card goes to the last player's extra pile; they win.
-            winner = state.played_by[-1]
-            t = _show(t, c, BOX + cur, EXTRA + winner)
-            return self._end_round(
-                state, t, rng, state.played_by, state.from_box, winner, cur, Ending.FAILED_DRAW, c
-            )
-        t = _show(t, c, BOX + cur, TABLE)
-        return self._played(state, t, rng, cur, c, True)
-
-    def _played(
-        self, state: BoxState, t: CardTable, rng: int, cur: int, c: int, from_box: bool
-    ) -> BoxState:
-        """A card is on the table: reverse on an equal rank, pass the turn (BX-4.4-4.6)."""
-        order = state.table.orders[TABLE]
+            if order:
+                top = order[-1]
+                if hand & _FOLLOW[top]:
+                    raise IllegalActionError(
+                        action,
+                        f"you can follow the {DECK_52[top]} from your hand, so you may not "
+                        "turn up a box card",
+                        self.legal_actions(state),
+                    )
+            elif hand:
+                raise IllegalActionError(
+                    action,
+                    "you hold cards, so you must lead your highest card from your hand",
+                    self.legal_actions(state),
+                )
+            src = BOX + cur
+            box = masks[src]
+            # BX-4.6a / BX-4.3: a box card chosen uniformly at random, seen by nobody
+            # before: the k-th card of the box, lowest id first.
+            k, rng = rng_below(rng, box.bit_count())
+            for _ in range(k):
+                box &= box - 1
+            c = (box & -box).bit_length() - 1
+            if order and _RANK[c] > _RANK[order[-1]]:
+                # Failed draw: the card goes to the last player's extra pile; they win.
+                winner = state.played_by[-1]
+                return self._end_round(
+                    state,
+                    _show(t, c, src, EXTRA + winner),
+                    rng,
+                    state.played_by,
+                    state.from_box,
+                    winner,
+                    cur,
+                    Ending.FAILED_DRAW,
+                    c,
+                )
+            boxed = _BOXED
+        # The card goes face up onto the table: what ``t.move(c, src, TABLE)`` does
+        # (every seat sees it). Only the draw pile and the table are ordered zones.
+        bit = 1 << c
+        new_masks = list(masks)
+        new_masks[src] ^= bit
+        new_masks[TABLE] |= bit
+        k0, k1, k2, k3 = t.known
+        t = _new_table(
+            CardTable,
+            (
+                t.layout,
+                tuple(new_masks),
+                (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), (*order, c), ()),
+                (k0 | bit, k1 | bit, k2 | bit, k3 | bit),
+            ),
+        )
+        # BX-4.5: an equal rank reverses; BX-4.4, BX-4.7: the next active seat follows.
         direction = state.direction
         if order and _RANK[order[-1]] == _RANK[c]:
-            direction = -direction  # BX-4.5
-        nxt = (_NEXT_CW if direction > 0 else _NEXT_ACW)[state.active][cur]
-        played_by = (*state.played_by, cur)
-        from_boxes = (*state.from_box, from_box)
-        masks = t.masks
-        if not masks[BOX + nxt] and not masks[HAND + nxt] & _UP_TO[_RANK[c]]:
+            direction = -direction
+        nxt = _NEXT[direction][state.active][cur]
+        played_by = state.played_by + _SEAT1[cur]
+        from_box = state.from_box + boxed
+        if not new_masks[BOX + nxt] and not new_masks[HAND + nxt] & _FOLLOW[c]:
             # BX-4.6b: stuck with an empty box; the round ends, nothing moves.
             return self._end_round(
-                state, t, rng, played_by, from_boxes, cur, nxt, Ending.EMPTY_BOX, None
+                state, t, rng, played_by, from_box, cur, nxt, Ending.EMPTY_BOX, None
             )
-        return BoxState(
-            t,
-            rng,
-            state.dealer,
-            state.round,
-            state.leader,
-            nxt,
-            direction,
-            state.active,
-            state.out,
-            played_by,
-            from_boxes,
-            state.last_round,
-        )
+        # The next state differs in five fields: copy the others (see ``_new_state``).
+        fields = state.__dict__.copy()
+        fields["table"] = t
+        fields["rng"] = rng
+        fields["current"] = nxt
+        fields["direction"] = direction
+        fields["played_by"] = played_by
+        fields["from_box"] = from_box
+        new_state = _new_state(BoxState)
+        _set_fields(new_state, "__dict__", fields)
+        return new_state
 
     # ---- end of a round (BX-5) --------------------------------------------------------
 
@@ -668,92 +728,110 @@ class Box:
         ending: Ending,
         turned_up: int | None,
     ) -> BoxState:
-        cards = tuple([DECK_52[c] for c in t.orders[TABLE]])
+        cards = tuple(map(DECK_52.__getitem__, t.orders[TABLE]))
         masks = list(t.masks)
-        known = list(t.known)
+        known = t.known
         # BX-5.1: the table cards (public already) go to the discard.
         masks[DISCARD] |= masks[TABLE]
         masks[TABLE] = 0
-        box_plays = [0, 0, 0, 0]
-        if True in from_box:
-            for s, b in zip(played_by, from_box, strict=True):
-                if b:
-                    box_plays[s] += 1
-        failed = stuck if ending is Ending.FAILED_DRAW else -1
-        hand_draws = [0, 0, 0, 0]
-        box_draws = [0, 0, 0, 0]
         active = state.active
         pile = t.orders[DRAW]  # bottom first: the top card is the last
         left = len(pile)
-        # BX-5.2: serve each active player in turn, clockwise from the round winner;
-        # hand cards are seen by their owner, box cards by nobody.
-        for p in _CLOCKWISE_FROM[winner]:
-            if not left:
-                break
-            if not (active >> p) & 1:
-                continue
-            need = HAND_SIZE - masks[HAND + p].bit_count()
-            need = min(need, left)
-            if need:
-                got = 0
-                for c in pile[left - need : left]:
-                    got |= 1 << c
-                left -= need
-                masks[HAND + p] |= got
-                known[p] |= got
-                hand_draws[p] = need
-            if box_plays[p]:
-                size = masks[BOX + p].bit_count()
-                if self._fill:
-                    need = BOX_SIZE - (p == failed) - size
-                else:
-                    need = min(box_plays[p], BOX_SIZE - size)
-                need = min(need, left)
-                if need > 0:
+        hand_draws = box_draws = _NO_DRAWS
+        if left:
+            # BX-5.2: serve each active player in turn, clockwise from the round winner;
+            # hand cards are seen by their owner, box cards by nobody.
+            box_plays = [0, 0, 0, 0]
+            if True in from_box:
+                for s, b in zip(played_by, from_box, strict=True):
+                    if b:
+                        box_plays[s] += 1
+            failed = stuck if ending is Ending.FAILED_DRAW else -1
+            fill = self._fill
+            hands = [0, 0, 0, 0]
+            boxes = [0, 0, 0, 0]
+            new_known = list(known)
+            drawn = 0
+            for p in _CLOCKWISE_FROM[winner]:
+                if not (active >> p) & 1:
+                    continue
+                need = HAND_SIZE - masks[HAND + p].bit_count()
+                if need:
+                    need = min(need, left)
                     got = 0
                     for c in pile[left - need : left]:
                         got |= 1 << c
                     left -= need
-                    masks[BOX + p] |= got
-                    box_draws[p] = need
-        orders = t.orders
-        if left < len(pile):
-            rest = pile[:left]
-            drawn = 0
-            for c in pile[left:]:
-                drawn |= 1 << c
+                    masks[HAND + p] |= got
+                    new_known[p] |= got
+                    drawn |= got
+                    hands[p] = need
+                if box_plays[p] and left:
+                    size = masks[BOX + p].bit_count()
+                    if fill:
+                        need = BOX_SIZE - (p == failed) - size
+                    else:
+                        need = min(box_plays[p], BOX_SIZE - size)
+                    need = min(need, left)
+                    if need > 0:
+                        got = 0
+                        for c in pile[left - need : left]:
+                            got |= 1 << c
+                        left -= need
+                        masks[BOX + p] |= got
+                        drawn |= got
+                        boxes[p] = need
+                if not left:
+                    break
+            known = tuple(new_known)
+            hand_draws = tuple(hands)
+            box_draws = tuple(boxes)
+            # The drawn cards were the top of the pile: what is left is its bottom.
+            pile = pile[:left]
             masks[DRAW] ^= drawn
-            orders = (rest, *orders[1:TABLE], (), orders[DISCARD])
-        else:
-            orders = (*orders[:TABLE], (), orders[DISCARD])
         # BX-5.3: an empty box after the refill puts a player out; the hand goes to the
         # discard face down and unseen: nobody, the owner included, follows it (BX-8.3).
-        eliminated: list[int] = []
+        eliminated: tuple[int, ...] = ()
         out = state.out
         if not (masks[BOX] and masks[BOX + 1] and masks[BOX + 2] and masks[BOX + 3]):
+            gone = []
             for p in range(NUM_PLAYERS):
                 if (active >> p) & 1 and not masks[BOX + p]:
-                    eliminated.append(p)
+                    gone.append(p)
                     active &= ~(1 << p)
                     m = masks[HAND + p]
                     masks[HAND + p] = 0
                     masks[DISCARD] |= m
-                    known = [k & ~m for k in known]
-            if eliminated:
-                out = tuple(state.round if p in eliminated else o for p, o in enumerate(out))
-        t = CardTable(t.layout, tuple(masks), orders, tuple(known))
-        result = RoundResult(
-            state.round,
-            winner,
-            ending,
-            stuck,
-            None if turned_up is None else DECK_52[turned_up],
-            cards,
-            played_by,
-            from_box,
-            tuple(hand_draws),
-            tuple(box_draws),
-            tuple(eliminated),
+                    known = tuple([k & ~m for k in known])
+            if gone:
+                eliminated = tuple(gone)
+                out = tuple([state.round if p in gone else o for p, o in enumerate(out)])
+        t = _new_table(
+            CardTable,
+            (
+                t.layout,
+                tuple(masks),
+                (pile, (), (), (), (), (), (), (), (), (), (), (), (), (), ()),
+                known,
+            ),
+        )
+        result = _new_state(RoundResult)
+        _set_fields(
+            result,
+            "__dict__",
+            {
+                "number": state.round,
+                "winner": winner,
+                "ending": ending,
+                "stuck": stuck,
+                "turned_up": None if turned_up is None else DECK_52[turned_up],
+                "cards": cards,
+                "played_by": played_by,
+                "from_box": from_box,
+                "hand_draws": hand_draws,
+                "box_draws": box_draws,
+                "eliminated": eliminated,
+            },
         )
         # BX-4.1: the winner leads, or the next active player clockwise from them.
         over = active.bit_count() <= 1  # BX-5.4
@@ -761,20 +839,26 @@ class Box:
             leader = winner
         else:
             leader = _NEXT_CW[active][winner]
-        return BoxState(
-            t,
-            rng,
-            state.dealer,
-            state.round + 1,
-            leader,
-            None if over else leader,
-            1,
-            active,
-            out,
-            (),
-            (),
-            result,
+        new_state = _new_state(BoxState)
+        _set_fields(
+            new_state,
+            "__dict__",
+            {
+                "table": t,
+                "rng": rng,
+                "dealer": state.dealer,
+                "round": state.round + 1,
+                "leader": leader,
+                "current": None if over else leader,
+                "direction": 1,
+                "active": active,
+                "out": out,
+                "played_by": (),
+                "from_box": (),
+                "last_round": result,
+            },
         )
+        return new_state
 
     # ---- observing ------------------------------------------------------------------
 
