@@ -374,6 +374,11 @@ Award = tuple[tuple[tuple[str, int], ...], int]
 """An award as ``(parts, total)``, the fields of a :class:`Breakdown`."""
 
 
+_RANK_BIT: Final = tuple(1 << SEQ[c] for c in range(52))
+"""Per card id, a bit for its sequence rank (1-13)."""
+_FULL: Final = tuple((1 << k) - 1 for k in range(8))
+
+
 def pile_code(pile: Sequence[int]) -> int:
     """The pairs, sequence and flush of the pile's last card (ND-6.3) as a small int.
 
@@ -387,55 +392,31 @@ def pile_code(pile: Sequence[int]) -> int:
         return 0
     last = pile[-1]
     rank = SEQ[last]
-    r2 = SEQ[pile[-2]]
+    if SEQ[pile[-2]] == rank:
+        # A pair at the end: two cards of one rank differ in suit, so neither a flush
+        # nor a run (which needs distinct ranks) ends here.
+        k = 2
+        while k < n and SEQ[pile[-k - 1]] == rank:
+            k += 1
+        return (k - 1) * 49
     if n == 2:
-        return 49 if r2 == rank else 0
-    c3 = pile[-3]
-    r3 = SEQ[c3]
-    suit = SUIT[last]
-    if n == 3:
-        code = 0
-        if r2 == rank:
-            code = 98 if r3 == rank else 49
-        elif r3 not in (rank, r2) and max(rank, r2, r3) - min(rank, r2, r3) == 2:
-            code = 21
-        if SUIT[pile[-2]] == suit and SUIT[c3] == suit:
-            code += 3
-        return code
-    same_rank = True
-    same_suit = True
-    pairs = 1
-    flush = 1
-    seen = 1 << rank
-    lo = hi = rank
+        return 0
+    seen = _RANK_BIT[last] | _RANK_BIT[pile[-2]]
     run = 0
-    for i in range(2, n + 1):
-        c = pile[-i]
-        r = SEQ[c]
-        if same_rank:
-            if r == rank:
-                pairs = i
-            else:
-                same_rank = False
-        if same_suit:
-            if SUIT[c] == suit:
-                flush = i
-            else:
-                same_suit = False
-        if seen:
-            if (seen >> r) & 1:
-                seen = 0
-            else:
-                seen |= 1 << r
-                if r < lo:
-                    lo = r
-                elif r > hi:
-                    hi = r
-                if i >= 3 and hi - lo == i - 1:
-                    run = i
-        elif not (same_rank or same_suit):
+    k = 2
+    while k < n:
+        bit = _RANK_BIT[pile[-k - 1]]
+        if seen & bit:
             break
-    return (pairs - 1) * 49 + run * 7 + (flush if flush >= 3 else 0)
+        seen |= bit
+        k += 1
+        if seen // (seen & -seen) == _FULL[k]:
+            run = k
+    suit = SUIT[last]
+    flush = 1
+    while flush < n and SUIT[pile[-flush - 1]] == suit:
+        flush += 1
+    return run * 7 + (flush if flush >= 3 else 0)
 
 
 def total_codes(rules: ScoringRules) -> tuple[int, ...]:
