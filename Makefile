@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy src $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/src) tests $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/tests) examples/my_bot.py
+	$(BIN)/mypy src $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/src) tests $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/tests) examples/my_bot.py examples/heuristic_rollout_bot.py
 
 pytest: $(STAMP)
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -p no:cacheprovider
