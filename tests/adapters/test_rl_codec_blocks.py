@@ -98,6 +98,18 @@ def test_action_index_with_a_key_looks_up_by_the_key() -> None:
         ActionIndex(["bid 10", "raise 10"], key=lambda a: a.split()[-1])
 
 
+def test_lookup_remembers_objects_but_answers_by_value() -> None:
+    """Repeated and fresh-but-equal action objects get the same index."""
+    from cardcore_highcard import Play
+
+    index = ActionIndex(Play(c) for c in DECK_52)
+    card = DECK_52[17]
+    shared = Play(card)
+    assert index.lookup(shared) == index.lookup(shared) == 17
+    assert index.lookup(Play(card)) == 17
+    assert index.index(Play(DECK_52[3])) == 3
+
+
 def test_one_hot_and_scaled() -> None:
     """one_hot marks one place (none for None); scaled clips to [-1, 1]."""
     assert one_hot(2, 4) == [0.0, 0.0, 1.0, 0.0]

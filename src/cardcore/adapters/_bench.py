@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, final
+from typing import Any, Final, final
 
 import attrs
 
@@ -25,9 +25,9 @@ class Overhead:
     players: int
     """The seat count."""
     raw_us: float
-    """Microseconds per decision with the raw API (observe, choose, apply)."""
+    """Microseconds per decision with the raw API (``observe`` and ``apply``, deals included)."""
     adapter_us: float
-    """Microseconds per decision through the PettingZoo environment (last, choose, step)."""
+    """Microseconds per decision through the PettingZoo environment (``last`` and ``step``)."""
 
     @property
     def ratio(self) -> float:
@@ -35,12 +35,27 @@ class Overhead:
         return self.adapter_us / self.raw_us
 
 
-def _raw(game: Game[Any, Any, Any], n: int, seconds: float, seed: int) -> float:
-    """Microseconds per decision of random play with the raw API, the choice not timed."""
+_CLOCK: Final = time.thread_time_ns
+"""CPU time of this thread: other load on the machine does not count."""
+
+
+def _clock_cost() -> float:
+    """Nanoseconds one timed section adds through its two clock reads."""
+    best = float("inf")
+    for _ in range(5):
+        t0 = _CLOCK()
+        for _ in range(1000):
+            _CLOCK()
+        best = min(best, (_CLOCK() - t0) / 1001)
+    return best
+
+
+def _raw(game: Game[Any, Any, Any], n: int, seconds: float, seed: int) -> tuple[float, int, int]:
+    """Random play with the raw API, the choice not timed: (ns, sections, decisions)."""
     rng = random.Random(seed)
     observe, apply, current = game.observe, game.apply, game.current_player
-    clock = time.perf_counter_ns
-    decisions = spent = 0
+    clock = _CLOCK
+    decisions = spent = sections = 0
     g = seed
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
@@ -55,16 +70,17 @@ def _raw(game: Game[Any, Any, Any], n: int, seconds: float, seed: int) -> float:
             state = apply(state, action)
             decisions += 1
         spent += clock() - start
-    return spent / max(1, decisions) / 1e3
+        sections += 1
+    return spent, sections + decisions, decisions
 
 
-def _adapter(env: Any, seconds: float, seed: int) -> float:
-    """Microseconds per decision through the AEC environment, the choice not timed."""
+def _adapter(env: Any, seconds: float, seed: int) -> tuple[float, int, int]:
+    """Random play through the AEC environment, the choice not timed: (ns, sections, decisions)."""
     import numpy as np
 
     rng = random.Random(seed)
-    clock = time.perf_counter_ns
-    decisions = spent = 0
+    clock = _CLOCK
+    decisions = spent = sections = 0
     env.reset(seed=seed)
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
@@ -82,7 +98,13 @@ def _adapter(env: Any, seconds: float, seed: int) -> float:
             env.step(action)
             decisions += 1
         spent += clock() - start
-    return spent / max(1, decisions) / 1e3
+        sections += 1
+    return spent, sections + decisions, decisions
+
+
+def _per_decision_us(result: tuple[float, int, int], clock_cost: float) -> float:
+    spent, sections, decisions = result
+    return max(0.0, spent - sections * clock_cost) / max(1, decisions) / 1e3
 
 
 def measure_overhead(
@@ -120,14 +142,15 @@ def measure_overhead(
 
     env = CardcoreAECEnv(game_id, num_players, host=host, registry=registry, **options)
     game = (host or default_host()).load_game(game_id, **options)
-    # Alternate short rounds and keep each side's best: other load on the machine then
-    # slows both sides alike instead of whichever happened to run at the wrong moment.
+    # Thread CPU time, minus what the clock reads themselves cost, in alternating short
+    # rounds keeping each side's best: other load on the machine then hardly matters.
     rounds = 5
     part = seconds / rounds
+    cost = _clock_cost()
     raw = adapted = float("inf")
     for r in range(rounds):
-        raw = min(raw, _raw(game, env.num_players, part, seed + r))
-        adapted = min(adapted, _adapter(env, part, seed + r))
+        raw = min(raw, _per_decision_us(_raw(game, env.num_players, part, seed + r), cost))
+        adapted = min(adapted, _per_decision_us(_adapter(env, part, seed + r), cost))
     return Overhead(game=game_id, players=env.num_players, raw_us=raw, adapter_us=adapted)
 
 

@@ -90,6 +90,10 @@ def legal_indices(codec: Codec, observation: Any) -> list[int]:
     return [index(a) for a in observation.legal_actions]
 
 
+_SEEN_LIMIT: Final = 1 << 16
+"""How many action objects an :class:`ActionIndex` remembers before starting afresh."""
+
+
 @final
 class ActionIndex(Generic[A]):
     """A two-way map over a fixed, deterministic tuple of every possible action.
@@ -124,22 +128,35 @@ class ActionIndex(Generic[A]):
         if not self._actions:
             raise ValueError("an action index needs at least one action")
         if len(self._index) != len(self._actions):
-            seen: dict[Hashable, A] = {}
+            first: dict[Hashable, A] = {}
             dups = []
             for a in self._actions:
                 k = a if key is None else key(a)
-                if k in seen:
-                    dups.append(f"{seen[k]} / {a}" if key is not None else str(a))
-                seen[k] = a
+                if k in first:
+                    dups.append(f"{first[k]} / {a}" if key is not None else str(a))
+                first[k] = a
             what = "actions share a key" if key is not None else "actions listed twice"
             raise ValueError(f"{what}: {', '.join(dups[:5])}")
-        self.lookup: Callable[[A], int]
+        table = self._index
+        find: Callable[[A], int] = table.__getitem__ if key is None else lambda a: table[key(a)]
+        # Games hand out the same action objects again and again (shared tables of
+        # plays), and hashing an action (a tuple of cards) can cost more than a game's
+        # step: remember the index of each object seen. The entry holds the object, so
+        # its id cannot be reused while the entry lives.
+        known: dict[int, tuple[A, int]] = {}
+
+        def lookup(action: A) -> int:
+            hit = known.get(id(action))
+            if hit is not None and hit[0] is action:
+                return hit[1]
+            index = find(action)
+            if len(known) >= _SEEN_LIMIT:
+                known.clear()
+            known[id(action)] = (action, index)
+            return index
+
+        self.lookup: Callable[[A], int] = lookup
         """The index of an action as fast as it gets; a bare ``KeyError`` if unknown."""
-        if key is None:
-            self.lookup = self._index.__getitem__
-        else:
-            table = self._index
-            self.lookup = lambda action: table[key(action)]
 
     def __len__(self) -> int:
         return len(self._actions)

@@ -57,9 +57,13 @@ class ObservationEncoder:
         """The encoding and the action mask of the observation (new arrays every call)."""
         mask = np.zeros(self._n, np.int8)
         lookup = self._lookup
+        legal = observation.legal_actions
         try:
-            for a in observation.legal_actions:
-                mask[lookup(a)] = 1
+            if len(legal) > 8:  # one fancy assignment beats many item assignments
+                mask[[lookup(a) for a in legal]] = 1
+            else:
+                for a in legal:
+                    mask[lookup(a)] = 1
         except KeyError:
             for a in observation.legal_actions:
                 self._codec.action_index(a)  # raises with the codec's own message

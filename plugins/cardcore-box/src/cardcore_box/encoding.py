@@ -18,7 +18,6 @@ from cardcore import DECK_52
 from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
 from cardcore_box.game import (
     BOX_SIZE,
-    HAND_SIZE,
     NUM_PLAYERS,
     Box,
     BoxAction,
@@ -38,6 +37,14 @@ _SEAT_HOT: Final = {s: tuple(one_hot(s, NUM_PLAYERS)) for s in (None, *range(NUM
 _ENDINGS: Final = tuple(Ending)
 _ENDING_HOT: Final = {e: tuple(one_hot(i, len(_ENDINGS))) for i, e in enumerate(_ENDINGS)}
 _NO_PLAY: Final = (0.0,) * (NUM_PLAYERS + 1)
+_PLAY_HOT: Final = {
+    (s, boxed): (*one_hot(s, NUM_PLAYERS), float(boxed))
+    for s in range(NUM_PLAYERS)
+    for boxed in (False, True)
+}
+"""Who played a table card, one-hot, and whether it came from a box."""
+_QUARTERS: Final = tuple(k / 4 for k in range(5))
+"""Counts of 0 to 4 cards (box plays, hand and box draws) scaled to [0, 1]."""
 _NO_ROUND: Final = (0.0,) * (5 * NUM_PLAYERS + len(_ENDINGS))
 FACTS_SIZE: Final = (
     NUM_PLAYERS  # dealer
@@ -74,19 +81,18 @@ def box_facts(obs: BoxObservation) -> list[float]:
         scaled(obs.round, ROUNDS_SCALE),
         *_SEAT_HOT[obs.leader],
         float(obs.direction),
+        *[1.0 if r else 0.0 for r in obs.out],
     ]
-    out += [1.0 if r else 0.0 for r in obs.out]
-    plays = [0.0] * NUM_PLAYERS
-    for seat, boxed in zip(obs.played_by, obs.from_box, strict=True):
-        if boxed:
-            plays[seat] += 1.0 / BOX_SIZE
-    out += [min(p, 1.0) for p in plays]
-    latest = list(zip(obs.played_by[::-1], obs.from_box[::-1], strict=True))[:LAST_PLAYS]
-    for seat, boxed in latest:
-        out += _SEAT_HOT[seat]
-        out.append(float(boxed))
-    for _ in range(LAST_PLAYS - len(latest)):
-        out += _NO_PLAY
+    played_by, from_box = obs.played_by, obs.from_box
+    plays = [0, 0, 0, 0]
+    if True in from_box:
+        for seat, boxed in zip(played_by, from_box, strict=True):
+            if boxed:
+                plays[seat] += 1
+    out += [_QUARTERS[min(p, BOX_SIZE)] for p in plays]
+    k = len(played_by)
+    for i in range(k - 1, k - 1 - LAST_PLAYS, -1):
+        out += _PLAY_HOT[played_by[i], from_box[i]] if i >= 0 else _NO_PLAY
     last = obs.last_round
     if last is None:
         out += _NO_ROUND
@@ -94,9 +100,9 @@ def box_facts(obs: BoxObservation) -> list[float]:
     out += _SEAT_HOT[last.winner]
     out += _ENDING_HOT[last.ending]
     out += _SEAT_HOT[last.stuck]
-    out += [float(s in last.eliminated) for s in range(NUM_PLAYERS)]
-    out += [d / HAND_SIZE for d in last.hand_draws]
-    out += [d / BOX_SIZE for d in last.box_draws]
+    out += [1.0 if s in last.eliminated else 0.0 for s in range(NUM_PLAYERS)]
+    out += [_QUARTERS[min(d, 4)] for d in last.hand_draws]
+    out += [_QUARTERS[min(d, 4)] for d in last.box_draws]
     return out
 
 
