@@ -485,18 +485,20 @@ def _fresh_deal(top: Sequence[int], nd: int, dealer: int) -> CardTable:
 
 
 def _to_pile(table: CardTable, card: int, hand: int) -> CardTable:
-    """``table.move(card, hand, PILE)`` without the generality: the pile is public."""
+    """``table.move(card, hand, PILE)`` without the generality: the pile is public.
+
+    Only the pile is ordered, so the other zones' orders are always empty.
+    """
     bit = 1 << card
     m = table.masks
     if hand == 1:
         masks = (m[0], m[1] ^ bit, m[2], m[3], m[4] | bit)
     else:
         masks = (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
-    o = table.orders
     k = table.known
     return _new_table(
         CardTable,
-        (LAYOUT, masks, (o[0], o[1], o[2], o[3], (*o[4], card)), (k[0] | bit, k[1] | bit)),
+        (LAYOUT, masks, ((), (), (), (), (*table.orders[4], card)), (k[0] | bit, k[1] | bit)),
     )
 
 
@@ -637,6 +639,8 @@ class Noddy:
         """Shows by :func:`show_key` (a few thousand keys at most)."""
         self._shown_events: dict[int, Shown] = {}
         """Show events by show key, seat and score before (immutable, so shared)."""
+        self._last_events: dict[int, LastCard] = {}
+        """Last-card events by score and seat (immutable, so shared)."""
         self._deal_events: dict[int, Deal] = {}
         """Deal events by hand number, dealer and turn-up (immutable, so shared)."""
 
@@ -863,7 +867,10 @@ class Noddy:
                 # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
                 score += 1
                 scores = _bump(scores, seat, score)
-                new = (*new, LastCard(seat, 1, score))
+                last = self._last_events.get(score * 2 + seat)
+                if last is None:
+                    last = self._last_events[score * 2 + seat] = LastCard(seat, 1, score)
+                new = (*new, last)
                 if score >= self._target:
                     return _new_state(
                         table,
