@@ -42,6 +42,8 @@ class BenchResult:
     engine_decisions_per_s: float
     ismcts_iterations_per_s: float
     state_bytes: int
+    rl_step_ratio: float | None = None
+    """PettingZoo step cost over the raw API (``None``: no codec, or the rl extra is missing)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -202,8 +204,21 @@ def run_bench(
             if progress is not None:
                 progress(f"{name} preset={preset}")
             game = host.load_game(name, preset=preset)
-            out.append(bench_game(game, preset=preset, seconds=seconds))
+            result = bench_game(game, preset=preset, seconds=seconds)
+            out.append(attrs.evolve(result, rl_step_ratio=_rl_ratio(name, preset, seconds)))
     return out
+
+
+def _rl_ratio(name: str, preset: str, seconds: float) -> float | None:
+    """The RL adapter's overhead, when the rl extra is installed and the game has a codec."""
+    try:
+        from cardcore.adapters import CodecError, bench_overhead
+    except ImportError:
+        return None
+    try:
+        return bench_overhead(name, max(0.2, seconds / 4), preset=preset)
+    except (ImportError, CodecError):
+        return None
 
 
 def to_markdown(results: list[BenchResult], info: dict[str, str]) -> str:
@@ -217,14 +232,15 @@ def to_markdown(results: list[BenchResult], info: dict[str, str]) -> str:
         "Machine: " + ", ".join(f"{k} {v}" for k, v in info.items()),
         "",
         "| game | preset | players | decisions/s | games/s | apply µs | legal µs | observe µs "
-        "| sample µs | engine decisions/s | ISMCTS it/s | state bytes |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| sample µs | engine decisions/s | ISMCTS it/s | state bytes | RL step × |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         lines.append(
             f"| {r.game} | {r.preset} | {r.players} | {r.decisions_per_s:,.0f} | {r.games_per_s:,.1f} "
             f"| {r.apply_us:.1f} | {r.legal_actions_us:.1f} | {r.observe_us:.1f} "
             f"| {r.sample_state_us:.1f} | {r.engine_decisions_per_s:,.0f} "
-            f"| {r.ismcts_iterations_per_s:,.0f} | {r.state_bytes:,} |"
+            f"| {r.ismcts_iterations_per_s:,.0f} | {r.state_bytes:,} "
+            f"| {'n/a' if r.rl_step_ratio is None else f'{r.rl_step_ratio:.1f}'} |"
         )
     return "\n".join(lines) + "\n"
