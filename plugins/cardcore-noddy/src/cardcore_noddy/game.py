@@ -498,7 +498,7 @@ def _to_pile(table: CardTable, card: int, hand: int) -> CardTable:
     k = table.known
     return _new_table(
         CardTable,
-        (LAYOUT, masks, ((), (), (), (), (*table.orders[4], card)), (k[0] | bit, k[1] | bit)),
+        (LAYOUT, masks, ((), (), (), (), table.orders[4] + (card,)), (k[0] | bit, k[1] | bit)),
     )
 
 
@@ -844,7 +844,7 @@ class Noddy:
                     total,
                     gone,
                     state.hand,
-                    (*state.events, played),
+                    state.events + (played,),  # noqa: RUF005 (one copy, no list)
                 )
             new: tuple[Event, ...] = (played,)
             if opp_hand and not gone[opp]:
@@ -861,7 +861,7 @@ class Noddy:
                     total,
                     gone,
                     state.hand,
-                    (*state.events, *new),
+                    state.events + new,
                 )
             if total < MAX_TOTAL or self._last_at_31:
                 # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
@@ -899,7 +899,7 @@ class Noddy:
                 0,
                 state.gone,
                 state.hand,
-                (*state.events, _KNAVE_PASSED[seat]),
+                state.events + (_KNAVE_PASSED[seat],),  # noqa: RUF005 (one copy, no list)
             )
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
         knave = JACK_OF[SUIT[turnup]]
@@ -950,7 +950,7 @@ class Noddy:
                 state.total,
                 state.gone,
                 state.hand,
-                (*state.events, event),
+                state.events + (event,),  # noqa: RUF005 (one copy, no list)
             )
         return self._shows(
             table,
@@ -1027,7 +1027,7 @@ class Noddy:
         elif self._show_early:
             # Step 2 (ND-4.2): the non-dealer decides first.
             return _new_state(
-                table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, (*events, *new)
+                table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, events + new
             )
         return self._shows(table, turnup, rng, dealer, scores, 0, _NOT_GONE, hand, events, new)
 
@@ -1111,7 +1111,7 @@ class Noddy:
             total,
             gone,
             hand,
-            (*events, *new, first, second),
+            events + (*new, first, second),  # noqa: RUF005 (one copy, no list)
         )
 
     # ---- information -------------------------------------------------------------------
