@@ -131,6 +131,8 @@ _FOLLOW: Final[tuple[int, ...]] = tuple(_UP_TO[_RANK[c]] for c in range(52))
 """Per card id, the mask of every card that may follow it (rank equal or lower)."""
 _LOW13: Final = (1 << 13) - 1
 _ALL52: Final = (1 << 52) - 1
+_BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))
+"""Per card id, its bit in a card mask."""
 _RANK_WORDS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
@@ -574,14 +576,22 @@ class Box:
             return _ONLY_TURN_UP
         if not m & (m - 1):
             return _ONE_PLAY[m.bit_length() - 1]
-        # Two to four cards: sort their listing places, then map them back to plays.
+        # Two to four cards (a hand holds at most four): sort their listing places, then
+        # map them back to plays.
         shown = []
         while m:
-            low = m & -m
-            shown.append(_SHOW_ORDER[low.bit_length() - 1])
-            m ^= low
+            c = m.bit_length() - 1
+            shown.append(_SHOW_ORDER[c])
+            m ^= _BIT[c]
         shown.sort()
-        return tuple(map(_PLAY_SHOWN.__getitem__, shown))
+        plays = _PLAY_SHOWN
+        if len(shown) == 2:
+            return (plays[shown[0]], plays[shown[1]])
+        if len(shown) == 3:
+            return (plays[shown[0]], plays[shown[1]], plays[shown[2]])
+        if len(shown) == 4:
+            return (plays[shown[0]], plays[shown[1]], plays[shown[2]], plays[shown[3]])
+        return tuple(map(plays.__getitem__, shown))  # not in a real game: hands hold 4
 
     def apply(self, state: BoxState, action: BoxAction) -> BoxState:
         """Play ``action`` for the current player; return the new state.
