@@ -289,6 +289,42 @@ def test_offer_list_matches_brute_force() -> None:
             assert got == g._offer_actions(hand_mask, 1 << t, 0 if guard is None else 1 << guard)
 
 
+def test_offer_list_order_matches_brute_force() -> None:
+    """The offers come in the documented order, for small hands and for large ones.
+
+    ``decline``, singles by card id, then pairs and triples as combinations of the hand
+    sorted by value (then suit order), each combination in lexicographic order.
+    """
+    import itertools
+    import random
+
+    rng = random.Random(11)
+    for any_suit in (False, True):
+        g = game(guarded_single="any_suit" if any_suit else "same_suit")
+        for _ in range(300):
+            picks = rng.sample(range(52), 2 + rng.randrange(24))
+            t, rest = picks[0], picks[1:]
+            guard = None
+            if rng.random() < 0.5 and t % 13 < 12:
+                guard = t + 1 + rng.randrange(12 - t % 13)
+                if guard in rest:
+                    rest.remove(guard)
+            tv = t % 13 + 2 + (guard % 13 + 2 if guard is not None else 0)
+            want: list[NyuriAction] = [Decline()]
+            for c in sorted(rest):
+                same = c // 13 == t // 13
+                if c % 13 + 2 > tv and (same or (guard is not None and any_suit)):
+                    want.append(Steal((Card.of(c),)))
+            by_value = sorted(rest, key=lambda c: (c % 13, c // 13))
+            for k in (2, 3):
+                for combo in itertools.combinations(by_value, k):
+                    if sum(c % 13 + 2 for c in combo) > tv and (k == 2 or tv > 10):
+                        want.append(Steal(Card.of(c) for c in combo))
+            hand_mask = sum(1 << c for c in rest)
+            got = g._offer_actions(hand_mask, 1 << t, 0 if guard is None else 1 << guard)
+            assert got == tuple(want)
+
+
 # ---- NY-T19: lay legality (NY-4.2) -----------------------------------------------------
 
 

@@ -23,6 +23,7 @@ import enum
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, Final, NoReturn, final
 
 import attrs
@@ -341,6 +342,23 @@ def _triple_rm_row(a: int, b: int) -> tuple[Steal, ...]:
     _TRIPLE_RM[a * 52 + b] = out
     return out
 
+
+_TRIPLE_FLAT: Final[list[tuple[Steal | None, ...] | None]] = [None] * 52
+"""``_TRIPLE_FLAT[a][52 * b + c]``: the steal of rank-major bits ``a < b < c``."""
+
+
+def _triple_flat(a: int) -> tuple[Steal | None, ...]:
+    out: list[Steal | None] = [None] * (52 * 52)
+    for b in range(a + 1, 52):
+        row = _TRIPLE_RM[a * 52 + b] or _triple_rm_row(a, b)
+        out[b * 52 + b + 1 : b * 52 + 52] = row[b + 1 :]
+    flat = tuple(out)
+    _TRIPLE_FLAT[a] = flat
+    return flat
+
+
+_BK: Final = 7
+"""From this many hand cards on, the triples that surely steal are gathered in bulk."""
 
 _BELOW: Final[tuple[int, ...]] = tuple(
     (1 << 4 * min(z, 13)) - 1 if z > 0 else 0 for z in range(-32, 32)
@@ -929,9 +947,13 @@ class Nyuri:
             i += 1
             row = pair[b]
             lo = (rm & below[t29 - (b >> 2)]).bit_count()
-            for c in bs[lo if lo > i else i :]:
-                append(row[c])
-        if tv > 10 and k >= 3:
+            sl = bs[lo if lo > i else i :]
+            if len(sl) > 6:
+                out += itemgetter(*sl)(row)
+            else:
+                for c in sl:
+                    append(row[c])
+        if tv > 10 and 3 <= k < _BK:
             # Triples (NY-4.4c): skip first and second cards that cannot reach T at all.
             rows = _TRIPLE_RM
             t27 = tv + 27
@@ -945,6 +967,43 @@ class Nyuri:
                 b52 = b * 52
                 while j < k - 1:
                     bj = bs[j]
+                    j += 1
+                    row = rows[b52 + bj] or _triple_rm_row(b, bj)
+                    lo = (rm & below[q - (bj >> 2)]).bit_count()
+                    for c in bs[lo if lo > j else j :]:
+                        append(row[c])
+        elif tv > 10 and k >= _BK:
+            # The same triples for a larger hand, in the same order. From the first second card j whose next card already makes T, every
+            # (second, third) pair after it steals: those pairs, in order, are a suffix of
+            # the hand's pairs (keys 52 * b + c in ``pairs``), gathered in one step.
+            rows = _TRIPLE_RM
+            flat = _TRIPLE_FLAT
+            pairs: list[int] = []
+            t27 = tv + 27
+            i = (rm & below[t27 - rtop - (bs[-2] >> 2)]).bit_count()
+            while i < k - 2:
+                b = bs[i]
+                i += 1
+                q = t27 - (b >> 2)
+                need = tv - 6 - (b >> 2)  # the second and third ranks must sum above this
+                j = (rm & below[q - rtop]).bit_count()
+                j = j if j > i else i
+                b52 = b * 52
+                while j < k - 1:
+                    bj = bs[j]
+                    if (bj >> 2) + (bs[j + 1] >> 2) > need:
+                        if not pairs:
+                            for x in range(k - 1):
+                                x52 = bs[x] * 52
+                                for c in bs[x + 1 :]:
+                                    pairs.append(x52 + c)
+                        sl = pairs[j * (2 * k - j - 1) // 2 :]
+                        frow = flat[b] or _triple_flat(b)
+                        if len(sl) > 1:
+                            out += itemgetter(*sl)(frow)
+                        else:
+                            append(frow[sl[0]])  # type: ignore[arg-type]
+                        break
                     j += 1
                     row = rows[b52 + bj] or _triple_rm_row(b, bj)
                     lo = (rm & below[q - (bj >> 2)]).bit_count()
