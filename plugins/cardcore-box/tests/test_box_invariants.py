@@ -426,3 +426,29 @@ BoxGames.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestBoxGames = BoxGames.TestCase
+
+
+def test_states_made_by_the_rules_equal_constructed_ones() -> None:
+    """The rules give new states and round records their field dict directly; each must
+    be the value the attrs constructor builds from the same fields (no validators or
+    converters are skipped), with the same equality, hash and repr."""
+    from cardcore_box.game import RoundResult
+
+    for cls in (BoxState, RoundResult):
+        assert all(f.validator is None and f.converter is None for f in attrs.fields(cls))
+    game = Box()
+    rng = random.Random(5)
+    for seed in range(5):
+        s = game.initial_state(4, seed)
+        while s.current is not None:
+            legal = game.legal_actions(s)
+            s = game.apply(s, legal[rng.randrange(len(legal))])
+            values = [getattr(s, f.name) for f in attrs.fields(BoxState)]
+            built = BoxState(*values)
+            assert built == s and hash(built) == hash(s) and repr(built) == repr(s)
+            assert list(s.__dict__) == [f.name for f in attrs.fields(BoxState)]
+            r = s.last_round
+            if r is not None:
+                again = RoundResult(*[getattr(r, f.name) for f in attrs.fields(RoundResult)])
+                assert again == r and hash(again) == hash(r) and repr(again) == repr(r)
+                assert list(r.__dict__) == [f.name for f in attrs.fields(RoundResult)]
