@@ -16,6 +16,7 @@ __all__ = [
     "Action",
     "Bot",
     "BotSpec",
+    "CodecSpec",
     "Game",
     "GameSpec",
     "IllegalActionError",
@@ -379,3 +380,22 @@ class BotSpec:
     """The distribution providing it (filled in by the plugin host)."""
     version: str = ""
     """That distribution's version (filled in by the plugin host)."""
+
+
+@final
+@attrs.frozen(kw_only=True)
+class CodecSpec:
+    """An RL codec declared by a plugin (returned by ``cardcore_register_codecs``).
+
+    A codec turns a game's observations into fixed-size vectors and its actions into
+    indexes (see :class:`cardcore.adapters.Codec`).
+    """
+
+    game: str
+    """The game id the codec is for (``nyuri``)."""
+    factory: Callable[[Any, int], Any]
+    """Builds the codec for a game (the plugin's own Game, options set) and a player count."""
+    description: str = ""
+    """One line: what the encoding holds."""
+    source: str = ""
+    """Where it came from: the plugin's name, or ``code`` (filled in when registered)."""

@@ -12,7 +12,7 @@ from typing import Protocol
 
 import pluggy
 
-from cardcore._game import BotSpec, GameSpec
+from cardcore._game import BotSpec, CodecSpec, GameSpec
 
 __all__ = ["CardcoreHooks", "hookimpl", "hookspec"]
 
@@ -52,5 +52,20 @@ class CardcoreHooks(Protocol):
 
         Returns:
             The plugin's bots, as :class:`cardcore.BotSpec` records.
+        """
+        ...
+
+    @hookspec
+    def cardcore_register_codecs(self) -> Iterable[CodecSpec]:
+        """Register RL codecs (observation encoding and action index) for a plugin's games.
+
+        Example:
+            >>> from cardcore import CodecSpec, hookimpl
+            >>> @hookimpl
+            ... def cardcore_register_codecs():
+            ...     yield CodecSpec(game="mygame", factory=mygame_codec)  # doctest: +SKIP
+
+        Returns:
+            The plugin's codecs, as :class:`cardcore.CodecSpec` records.
         """
         ...

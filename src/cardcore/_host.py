@@ -17,7 +17,7 @@ from typing import Any, final
 import attrs
 import pluggy
 
-from cardcore._game import BotSpec, Game, GameSpec
+from cardcore._game import BotSpec, CodecSpec, Game, GameSpec
 from cardcore._hooks import CardcoreHooks
 from cardcore._options import build_options
 
@@ -88,6 +88,7 @@ class PluginHost:
         self._problems: list[PluginProblem] = []
         self._games: dict[str, GameSpec] | None = None
         self._bots: dict[str, BotSpec] | None = None
+        self._codecs: dict[str, CodecSpec] | None = None
         if builtins:
             for mod in BUILTIN_PLUGINS:
                 self._register_module(
@@ -113,7 +114,7 @@ class PluginHost:
                 version=version,
             )
         )
-        self._games = self._bots = None
+        self._games = self._bots = self._codecs = None
 
     def _load_entrypoints(self) -> None:
         eps = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)
@@ -159,6 +160,12 @@ class PluginHost:
         self._collect()
         assert self._bots is not None
         return self._bots
+
+    def codecs(self) -> Mapping[str, CodecSpec]:
+        """Every registered RL codec by game id, sorted by id."""
+        self._collect()
+        assert self._codecs is not None
+        return self._codecs
 
     def game_spec(self, name: str) -> GameSpec:
         """The spec of one game.
@@ -216,7 +223,7 @@ class PluginHost:
     # ---- the only caller of pm.hook ------------------------------------------------
 
     def _collect(self) -> None:
-        if self._games is not None and self._bots is not None:
+        if self._games is not None and self._bots is not None and self._codecs is not None:
             return
         games: dict[str, tuple[GameSpec, str]] = {}
         bots: dict[str, tuple[BotSpec, str]] = {}
@@ -264,6 +271,39 @@ class PluginHost:
                     )
         self._games = {k: games[k][0] for k in sorted(games)}
         self._bots = {k: bots[k][0] for k in sorted(bots)}
+        self._codecs = self._collect_codecs()
+
+    def _collect_codecs(self) -> dict[str, CodecSpec]:
+        codecs: dict[str, CodecSpec] = {}
+        for info in self._plugins:
+            plugin = self._pm.get_plugin(info.name)
+            if plugin is None or getattr(plugin, "cardcore_register_codecs", None) is None:
+                continue
+            try:
+                records = list(_call(self._pm, "cardcore_register_codecs", plugin))
+                for rec in records:
+                    if not isinstance(rec, CodecSpec):
+                        raise TypeError(
+                            f"cardcore_register_codecs yielded {type(rec).__name__}, not CodecSpec"
+                        )
+                    if rec.game in codecs:
+                        raise PluginError(
+                            f"duplicate codec for game {rec.game!r}: registered by both "
+                            f"{codecs[rec.game].source!r} and {info.name!r}"
+                        )
+                    codecs[rec.game] = attrs.evolve(rec, source=rec.source or info.name)
+            except PluginError:
+                raise
+            except Exception as e:  # noqa: BLE001 - report, do not crash
+                self._problems.append(
+                    PluginProblem(
+                        name=info.name,
+                        distribution=info.distribution,
+                        error=f"register: {type(e).__name__}: {e}",
+                        details=traceback.format_exc(),
+                    )
+                )
+        return {k: codecs[k] for k in sorted(codecs)}
 
 
 def _call(pm: pluggy.PluginManager, hook_name: str, plugin: object) -> Iterable[Any]:

@@ -12,7 +12,6 @@ import pytest
 from cardcore import load_game
 from cardcore.adapters import (
     CodecError,
-    CodecHooks,
     CodecRegistry,
     CodecSpec,
     default_registry,
@@ -104,7 +103,7 @@ def test_missing_codec_names_the_hook_and_the_fix() -> None:
 def test_factory_must_return_a_codec(support: Any) -> None:
     """A factory returning something else, or an empty codec, is a CodecError."""
     reg = CodecRegistry(load_entrypoints=False)
-    reg.register(CodecSpec(game="highcard", factory=lambda game, n: "nope"))  # type: ignore[arg-type,return-value]
+    reg.register(CodecSpec(game="highcard", factory=lambda game, n: "nope"))
     with pytest.raises(CodecError, match="not a Codec"):
         reg.codec(load_game("highcard"), 2)
 
@@ -148,10 +147,16 @@ def test_installed_plugins_register_codecs_without_problems() -> None:
         assert spec.source, spec
 
 
-def test_hook_protocol_is_documented() -> None:
-    """The hook's docstring carries an Example and Returns, like the core's hooks."""
-    doc = CodecHooks.cardcore_register_codecs.__doc__ or ""
+def test_the_plugin_host_collects_codecs() -> None:
+    """The core's hook specification includes the codec hook; the host gathers them."""
+    from cardcore import CardcoreHooks, PluginHost
+
+    doc = CardcoreHooks.cardcore_register_codecs.__doc__ or ""
     assert "Example:" in doc and "Returns:" in doc
+    host = PluginHost()
+    assert {"nyuri", "noddy", "box", "nestors"} <= set(host.codecs())
+    assert host.codecs()["nyuri"].source == "nyuri"
+    assert set(CodecRegistry(host=host).specs()) == set(host.codecs())
 
 
 def test_registry_is_shared_by_copies(support: Any) -> None:

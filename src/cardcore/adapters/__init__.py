@@ -23,7 +23,6 @@ from cardcore.adapters._codec import (
 )
 from cardcore.adapters._registry import (
     CodecError,
-    CodecHooks,
     CodecProblem,
     CodecRegistry,
     CodecSpec,
@@ -38,7 +37,6 @@ __all__ = [
     "Codec",
     "CodecCheckError",
     "CodecError",
-    "CodecHooks",
     "CodecProblem",
     "CodecRegistry",
     "CodecReport",

@@ -1,28 +1,25 @@
 """Where codecs come from: a plugin hook, or registration from code.
 
-A game plugin declares its codec with a ``cardcore_register_codecs`` function in its
-hooks module (the module its ``cardcore`` entry point names). The core's plugin host does
-not know this hook yet, so :class:`CodecRegistry` reads the entry points itself; once the
-core adopts :class:`CodecHooks` as a hook specification, the registry can ask the host.
+A game plugin declares its codec with the ``cardcore_register_codecs`` hook in its
+hooks module (the module its ``cardcore`` entry point names); the core's plugin host
+collects them like games and bots, and :class:`CodecRegistry` takes them from the host.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import traceback
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol, final
+from collections.abc import Mapping
+from typing import Any, final
 
 import attrs
 
-from cardcore._game import Game
-from cardcore._host import ENTRY_POINT_GROUP, PluginHost, default_host
+from cardcore._game import CodecSpec, Game
+from cardcore._host import PluginHost, default_host
 from cardcore.adapters._codec import Codec
 
 __all__ = [
     "CodecError",
-    "CodecHooks",
     "CodecProblem",
     "CodecRegistry",
     "CodecSpec",
@@ -33,41 +30,6 @@ __all__ = [
 
 HOOK_NAME = "cardcore_register_codecs"
 """The name of the hook function a plugin's hooks module defines."""
-
-
-@final
-@attrs.frozen(kw_only=True)
-class CodecSpec:
-    """A codec declared by a plugin (yielded by ``cardcore_register_codecs``)."""
-
-    game: str
-    """The game id the codec is for (``nyuri``)."""
-    factory: Callable[[Any, int], Codec]
-    """Builds the codec for a game (the plugin's own Game class, options set) and a
-    player count."""
-    description: str = ""
-    """One line: what the encoding holds."""
-    source: str = ""
-    """Where it came from: the entry-point name, or ``code`` (filled in by the registry)."""
-
-
-class CodecHooks(Protocol):
-    """The hook a plugin's hooks module implements to declare RL codecs."""
-
-    def cardcore_register_codecs(self) -> Iterable[CodecSpec]:
-        """Register codecs for the plugin's games.
-
-        Example:
-            >>> from cardcore import hookimpl
-            >>> from cardcore.adapters import CodecSpec
-            >>> @hookimpl
-            ... def cardcore_register_codecs():
-            ...     yield CodecSpec(game="mygame", factory=mygame_codec)  # doctest: +SKIP
-
-        Returns:
-            The plugin's codecs, as :class:`cardcore.adapters.CodecSpec` records.
-        """
-        ...
 
 
 @final
@@ -93,28 +55,21 @@ class CodecRegistry:
     """Codec specs by game id: from installed plugins' hooks and from code.
 
     Args:
-        load_entrypoints: read the ``cardcore_register_codecs`` hook of every installed
-            plugin (turn off for isolated tests).
+        load_entrypoints: take the codecs of every installed plugin from the plugin host
+            (turn off for isolated tests).
+        host: the plugin host (default: installed plugins).
 
-    A plugin that fails to import or whose hook raises is recorded in :attr:`problems`
-    (``cardcore doctor`` reports import failures already), never raised to everyone.
+    An installed plugin whose hook raises is a problem of the host (``cardcore doctor``);
+    a module registered here with :meth:`register_module` is recorded in :attr:`problems`.
     """
 
-    def __init__(self, *, load_entrypoints: bool = True) -> None:
+    def __init__(self, *, load_entrypoints: bool = True, host: PluginHost | None = None) -> None:
         self._specs: dict[str, CodecSpec] = {}
         self._problems: list[CodecProblem] = []
         self._cache: dict[tuple[Any, ...], Codec] = {}
         if load_entrypoints:
-            eps = sorted(
-                importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
-            )
-            for ep in eps:
-                try:
-                    module = ep.load()
-                except Exception as e:  # noqa: BLE001 - a broken plugin must not break the others
-                    self._problem(ep.name, e)
-                    continue
-                self.register_module(module, name=ep.name)
+            for spec in (host or default_host()).codecs().values():
+                self.register(spec)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CodecRegistry:
         """A registry is a shared lookup service: copies (``gymnasium.make``) share it."""
