@@ -155,3 +155,38 @@ def test_horizon_is_ignored_by_games_without_an_estimate() -> None:
     bot = load_bot("pimc", g, seed=1, determinizations=3, horizon=1)
     rec = play_match(g, [bot, load_bot("random", g)], seed=4)
     assert rec.outcome is not None and rec.outcome.forfeit is None
+
+
+def _branching(node: Any, me: int, out: dict[str, int]) -> dict[str, int]:
+    kind = "mine" if node.seat == me else "theirs"
+    if node.seat >= 0:
+        out[kind] = max(out.get(kind, 0), len(node.children))
+    for child in node.children.values():
+        _branching(child, me, out)
+    return out
+
+
+def test_opponent_model_branches_only_on_own_decisions() -> None:
+    """With opponent_model the other seats move by the play-out policy inside the tree.
+
+    The searching seat's own nodes still branch over all its legal actions; the
+    opponents' nodes only hold the moves the policy happened to pick.
+    """
+    g = load_game("highcard", hand_size=6)
+    state = g.initial_state(2, 9, dealer=1)
+    me = g.current_player(state)
+    assert me is not None
+    obs = g.observe(state, me)
+    modelled = ISMCTSBot(g, seed=3, iterations=200, opponent_model=True)
+    plain = ISMCTSBot(g, seed=3, iterations=200)
+    assert modelled.act(obs) in obs.legal_actions
+    plain.act(obs)
+    with_model = _branching(modelled.last_tree, me, {})
+    without = _branching(plain.last_tree, me, {})
+    assert with_model["mine"] == without["mine"] == len(obs.legal_actions)
+    assert without["theirs"] >= 5
+    # Random play-outs choose among the opponent's cards of each sample, so the modelled
+    # opponent node still sees several cards, but never more than the plain search.
+    assert with_model["theirs"] <= without["theirs"]
+    with pytest.raises(ValueError, match="iterations"):
+        ISMCTSBot(g, iterations=0, opponent_model=True)

@@ -81,9 +81,10 @@ class _Estimate:
 
 @final
 class _Node:
-    __slots__ = ("avail", "children", "reward", "visits")
+    __slots__ = ("avail", "children", "reward", "seat", "visits")
 
     def __init__(self) -> None:
+        self.seat = -1  # who moves here, once known
         self.children: dict[Any, _Node] = {}
         self.visits = 0
         self.avail = 0
@@ -111,6 +112,10 @@ class ISMCTSBot:
         horizon: stop each play-out after this many decisions and use the game's
             ``evaluate(state, seat)`` estimate, for games that offer one (long,
             many-hand matches); 0 plays to the end.
+        opponent_model: inside the tree, let the other seats move as the rollout policy
+            would instead of searching their choices too; the tree then branches only on
+            this seat's decisions. With a good rollout bot and a small budget this keeps
+            the search from counting on opponents' blunders.
         **rollout_options: options for the rollout bot.
     """
 
@@ -126,6 +131,7 @@ class ISMCTSBot:
         exploration: float = 0.7,
         rollout: str = "random",
         horizon: int = 0,
+        opponent_model: bool = False,
         **rollout_options: Any,
     ) -> None:
         if iterations < 1:
@@ -134,6 +140,9 @@ class ISMCTSBot:
             raise ValueError(f"horizon must be >= 0, not {horizon}")
         self.game = game
         self.horizon = int(horizon)
+        self.opponent_model = bool(opponent_model)
+        self.last_tree: Any = None
+        """The root of the last search's tree (for inspection and tests)."""
         self.iterations = int(iterations)
         self.time_budget = time_budget
         self.exploration = float(exploration)
@@ -147,6 +156,7 @@ class ISMCTSBot:
             return legal[0]
         game, rng, c = self.game, self._rng, self.exploration
         root = _Node()
+        me, model = observation.seat, self.opponent_model
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         for i in range(self.iterations):
             if deadline is not None and i and time.perf_counter() > deadline:
@@ -158,6 +168,17 @@ class ISMCTSBot:
                 seat = game.current_player(state)
                 if seat is None:
                     break
+                node.seat = seat
+                if model and seat != me:
+                    # Other seats move as the play-out policy would: the tree branches
+                    # only on this seat's own decisions.
+                    a = self._policy(state)
+                    child = node.children.get(a)
+                    if child is None:
+                        child = node.children[a] = _Node()
+                    node = child
+                    state = game.apply(state, a)
+                    continue
                 actions = game.legal_actions(state)
                 untried = [a for a in actions if a not in node.children]
                 for a in actions:
@@ -186,6 +207,7 @@ class ISMCTSBot:
             for n, seat in path:
                 n.visits += 1
                 n.reward += outcome.reward(seat)
+        self.last_tree = root
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
 
