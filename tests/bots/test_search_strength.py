@@ -32,3 +32,30 @@ def test_ismcts_beats_random(
     share = {s.name: s.win_share.mean for s in result.bots}
     assert share["ismcts"] >= least, share
     assert share["ismcts"] > share["random"]
+
+
+HEURISTIC_CASES: list[tuple[str, dict[str, Any], int, str]] = [
+    ("noddy", {}, 6, "ismcts:iterations=100"),
+    ("nyuri", {}, 2, "ismcts:iterations=60"),
+    ("box", {}, 6, "ismcts:iterations=40"),
+    (
+        "nestors",
+        {"threshold": 100},
+        2,
+        "ismcts:iterations=60:horizon=60:rollout=nestors-heuristic:opponent_model=true",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "deals", "bot"), HEURISTIC_CASES, ids=[c[0] for c in HEURISTIC_CASES]
+)
+def test_ismcts_is_not_worse_than_the_heuristic(
+    game: str, options: dict[str, Any], deals: int, bot: str
+) -> None:
+    """Against the game's own heuristic ISMCTS holds its own (win share at least 0.4)."""
+    result = run_arena(
+        game, [bot, f"{game}-heuristic"], games=deals, seed=5, workers=0, options=options
+    )
+    share = {s.name: s.win_share.mean for s in result.bots}
+    assert share["ismcts"] >= 0.4, share
