@@ -346,13 +346,15 @@ class CardTable(NamedTuple):
                 k &= kk
         else:
             k = self.known[seat]
-        zones = self.layout.zones
-        known = tuple(m & k for m in self.masks)
-        orders = tuple(
-            tuple(c if (k >> c) & 1 else -1 for c in o) if zones[i].ordered else ()
-            for i, o in enumerate(self.orders)
-        )
-        sizes = tuple(m.bit_count() for m in self.masks)
+        masks = self.masks
+        known = tuple([m & k for m in masks])
+        orders = self.orders
+        if k & self.layout.deck != self.layout.deck:
+            # Hide the unknown positions of ordered zones (unordered ones hold ``()``).
+            orders = tuple(
+                [tuple([c if (k >> c) & 1 else -1 for c in o]) if o else o for o in orders]
+            )
+        sizes = tuple([m.bit_count() for m in masks])
         return TableView(self.layout, seat, sizes, known, orders)
 
     def check(self) -> None:
