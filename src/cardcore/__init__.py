@@ -41,7 +41,16 @@ from cardcore._options import (
     options_to_json,
 )
 from cardcore._rng import rng_below, rng_next, rng_seed, rng_shuffle
-from cardcore._table import SPECTATOR, CardTable, Layout, TableView, Visibility, Zone, sample_table
+from cardcore._table import (
+    SPECTATOR,
+    CardTable,
+    Layout,
+    TableView,
+    Visibility,
+    Zone,
+    new_table,
+    sample_table,
+)
 
 __version__ = "0.1.0"
 
@@ -85,6 +94,7 @@ __all__ = [
     "load_bot",
     "load_game",
     "mask_of",
+    "new_table",
     "option",
     "option_infos",
     "options_to_json",

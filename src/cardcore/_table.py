@@ -37,7 +37,7 @@ import attrs
 from cardcore._cards import Card, card_ids, cards_of
 from cardcore._rng import rng_below
 
-__all__ = ["CardTable", "Layout", "TableView", "Visibility", "Zone", "sample_table"]
+__all__ = ["CardTable", "Layout", "TableView", "Visibility", "Zone", "new_table", "sample_table"]
 
 SPECTATOR: Final = -1
 """The seat number of an onlooker who sees only what every seat sees."""
@@ -393,6 +393,12 @@ _new_table: Callable[
     [tuple[Layout, tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]], CardTable
 ] = functools.partial(tuple.__new__, CardTable)
 """Build a CardTable from a 4-tuple without the named tuple's argument handling."""
+
+new_table = _new_table
+"""``new_table((layout, masks, orders, known))``: a table from its four parts, unchecked.
+
+For games that update the table directly in a hot path; a test should show that what
+they build equals the same moves made through :meth:`CardTable.move`."""
 
 
 @final

@@ -35,6 +35,7 @@ from cardcore import (
     TableView,
     Visibility,
     Zone,
+    new_table,
     option,
     parse_card,
     rng_below,
@@ -398,9 +399,6 @@ _set_fields: Final = object.__setattr__
 rules make one as ``_new_state(cls)`` and give it its complete field dict with
 ``_set_fields(obj, "__dict__", fields)``. That is the value the constructor would build
 (equality, hashing and ``repr`` read the same fields), at about half the cost."""
-_new_table: Final = tuple.__new__
-"""``_new_table(CardTable, (layout, masks, orders, known))`` builds a table without the
-named tuple's Python-level ``__new__`` (the same value, one call cheaper)."""
 
 
 def _deal(lay: Layout, order: Sequence[int], dealer: int) -> CardTable:
@@ -432,7 +430,7 @@ def _deal(lay: Layout, order: Sequence[int], dealer: int) -> CardTable:
     masks[DRAW] = _ALL52 ^ (b0 | b1 | b2 | b3 | h0 | h1 | h2 | h3)
     orders: list[tuple[int, ...]] = [()] * len(lay.zones)
     orders[DRAW] = tuple(o[:31:-1])
-    return _new_table(CardTable, (lay, tuple(masks), tuple(orders), tuple(known)))
+    return new_table((lay, tuple(masks), tuple(orders), tuple(known)))
 
 
 # The 26 draws of a deal, computed together: lane k (128 bits wide) of one big integer
@@ -695,8 +693,7 @@ class Box:
         new_masks[src] ^= bit
         new_masks[TABLE] |= bit
         k0, k1, k2, k3 = t.known
-        t = _new_table(
-            CardTable,
+        t = new_table(
             (
                 t.layout,
                 tuple(new_masks),
@@ -820,8 +817,7 @@ class Box:
             if gone:
                 eliminated = tuple(gone)
                 out = tuple([state.round if p in gone else o for p, o in enumerate(out)])
-        t = _new_table(
-            CardTable,
+        t = new_table(
             (
                 t.layout,
                 tuple(masks),

@@ -31,6 +31,7 @@ from cardcore import (
     Visibility,
     Zone,
     card_ids,
+    new_table,
     option,
     parse_card,
     rng_below,
@@ -459,10 +460,6 @@ def _draw7(rng: int) -> tuple[list[int], int]:
     return pool[:7], rng
 
 
-_new_table: Final[Callable[..., CardTable]] = tuple.__new__
-"""``_new_table(CardTable, (layout, masks, orders, known))``: the named tuple, unchecked."""
-
-
 def _fresh_deal(top: Sequence[int], nd: int, dealer: int) -> CardTable:
     """The table after a deal (ND-3.3): 7 cards from the top of ``top``.
 
@@ -481,7 +478,7 @@ def _fresh_deal(top: Sequence[int], nd: int, dealer: int) -> CardTable:
     else:
         masks = (stock, d_mask, nd_mask, up, 0)
         known = (d_mask | up, nd_mask | up)
-    return _new_table(CardTable, (LAYOUT, masks, _NO_ORDERS, known))
+    return new_table((LAYOUT, masks, _NO_ORDERS, known))
 
 
 def _to_pile(table: CardTable, card: int, hand: int) -> CardTable:
@@ -496,8 +493,7 @@ def _to_pile(table: CardTable, card: int, hand: int) -> CardTable:
     else:
         masks = (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
     k = table.known
-    return _new_table(
-        CardTable,
+    return new_table(
         (LAYOUT, masks, ((), (), (), (), table.orders[4] + (card,)), (k[0] | bit, k[1] | bit)),
     )
 

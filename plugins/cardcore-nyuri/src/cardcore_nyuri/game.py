@@ -40,6 +40,7 @@ from cardcore import (
     Visibility,
     Zone,
     card_ids,
+    new_table,
     option,
     parse_card,
     parse_cards,
@@ -626,10 +627,7 @@ def _table(
     known: tuple[int, ...],
 ) -> CardTable:
     """``CardTable(layout, masks, orders, known)`` without the named tuple's ``__new__``."""
-    return _tuple_new(CardTable, (layout, masks, orders, known))
-
-
-_tuple_new = tuple.__new__
+    return new_table((layout, masks, orders, known))
 
 
 def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
