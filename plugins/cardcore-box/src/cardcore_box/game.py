@@ -229,6 +229,8 @@ _PLAY_SHOWN: Final[tuple[Play, ...]] = tuple(
     _PLAYS[c] for c in sorted(range(52), key=_SHOW_ORDER.__getitem__)
 )
 """The plays in listing order: ``_PLAY_SHOWN[_SHOW_ORDER[c]]`` plays card ``c``."""
+_CARD1: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
+"""Per card id, the one-element tuple added to the table's order."""
 _TURN_UP: Final = TurnUp()
 _NOT_BOXED: Final = (False,)
 _BOXED: Final = (True,)
@@ -666,17 +668,30 @@ class Box:
             src = BOX + cur
             box = masks[src]
             # BX-4.6a / BX-4.3: a box card chosen uniformly at random, seen by nobody
-            # before: the k-th card of the box, lowest id first.
-            k, rng = rng_below(rng, box.bit_count())
+            # before: the k-th card of the box, lowest id first, with k drawn as the
+            # core's ``rng_below(rng, box.bit_count())`` does (written out here).
+            rng = (rng + _GAMMA) & _M64
+            z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            k = ((z ^ (z >> 31)) * box.bit_count()) >> 64
             for _ in range(k):
                 box &= box - 1
             c = (box & -box).bit_length() - 1
             if order and _RANK[c] > _RANK[order[-1]]:
-                # Failed draw: the card goes to the last player's extra pile; they win.
+                # Failed draw: the card goes face up to the last player's extra pile
+                # (what ``t.move(c, src, EXTRA + winner)`` does); they win the round.
                 winner = state.played_by[-1]
+                bit = _BIT[c]
+                new_masks = list(masks)
+                new_masks[src] ^= bit
+                new_masks[EXTRA + winner] |= bit
+                k0, k1, k2, k3 = t.known
                 return self._end_round(
                     state,
-                    _show(t, c, src, EXTRA + winner),
+                    new_masks,
+                    [k0 | bit, k1 | bit, k2 | bit, k3 | bit],
+                    order,
+                    t.orders[DRAW],
                     rng,
                     state.played_by,
                     state.from_box,
@@ -688,19 +703,11 @@ class Box:
             boxed = _BOXED
         # The card goes face up onto the table: what ``t.move(c, src, TABLE)`` does
         # (every seat sees it). Only the draw pile and the table are ordered zones.
-        bit = 1 << c
+        bit = _BIT[c]
         new_masks = list(masks)
         new_masks[src] ^= bit
         new_masks[TABLE] |= bit
         k0, k1, k2, k3 = t.known
-        t = new_table(
-            (
-                t.layout,
-                tuple(new_masks),
-                (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), (*order, c), ()),
-                (k0 | bit, k1 | bit, k2 | bit, k3 | bit),
-            ),
-        )
         # BX-4.5: an equal rank reverses; BX-4.4, BX-4.7: the next active seat follows.
         direction = state.direction
         if order and _RANK[order[-1]] == _RANK[c]:
@@ -708,17 +715,40 @@ class Box:
         nxt = _NEXT[direction][state.active][cur]
         played_by = state.played_by + _SEAT1[cur]
         from_box = state.from_box + boxed
+        order += _CARD1[c]
         if not new_masks[BOX + nxt] and not new_masks[HAND + nxt] & _FOLLOW[c]:
-            # BX-4.6b: stuck with an empty box; the round ends, nothing moves.
+            # BX-4.6b: stuck with an empty box; the round ends, nothing else moves.
             return self._end_round(
-                state, t, rng, played_by, from_box, cur, nxt, Ending.EMPTY_BOX, None
+                state,
+                new_masks,
+                [k0 | bit, k1 | bit, k2 | bit, k3 | bit],
+                order,
+                t.orders[DRAW],
+                rng,
+                played_by,
+                from_box,
+                cur,
+                nxt,
+                Ending.EMPTY_BOX,
+                None,
             )
-        # The next state differs in five fields: copy the others (see ``_new_state``).
+        t = new_table(
+            (
+                t.layout,
+                tuple(new_masks),
+                (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), order, ()),
+                (k0 | bit, k1 | bit, k2 | bit, k3 | bit),
+            ),
+        )
+        # The next state differs in at most six fields: copy the others (see
+        # ``_new_state``); the RNG only moves on a turn-up, the direction on a reverse.
         fields = state.__dict__.copy()
         fields["table"] = t
-        fields["rng"] = rng
+        if boxed is _BOXED:
+            fields["rng"] = rng
         fields["current"] = nxt
-        fields["direction"] = direction
+        if direction != state.direction:
+            fields["direction"] = direction
         fields["played_by"] = played_by
         fields["from_box"] = from_box
         new_state = _new_state(BoxState)
@@ -730,7 +760,10 @@ class Box:
     def _end_round(
         self,
         state: BoxState,
-        t: CardTable,
+        masks: list[int],
+        known: list[int],
+        order: tuple[int, ...],
+        pile: tuple[int, ...],
         rng: int,
         played_by: tuple[int, ...],
         from_box: tuple[bool, ...],
@@ -739,29 +772,32 @@ class Box:
         ending: Ending,
         turned_up: int | None,
     ) -> BoxState:
-        cards = tuple(map(DECK_52.__getitem__, t.orders[TABLE]))
-        masks = list(t.masks)
-        known = t.known
+        """End the round (BX-5) and start the next one.
+
+        ``masks`` and ``known`` (changed in place) are the table's once the round's last
+        card moved, ``order`` the round's table cards, ``pile`` the draw pile.
+        """
+        cards = tuple(map(DECK_52.__getitem__, order))
         # BX-5.1: the table cards (public already) go to the discard.
         masks[DISCARD] |= masks[TABLE]
         masks[TABLE] = 0
         active = state.active
-        pile = t.orders[DRAW]  # bottom first: the top card is the last
-        left = len(pile)
+        left = len(pile)  # bottom first: the top card is the last
         hand_draws = box_draws = _NO_DRAWS
         if left:
             # BX-5.2: serve each active player in turn, clockwise from the round winner;
             # hand cards are seen by their owner, box cards by nobody.
-            box_plays = [0, 0, 0, 0]
+            box_plays: Sequence[int] = _NO_DRAWS
             if True in from_box:
+                counts = [0, 0, 0, 0]
                 for s, b in zip(played_by, from_box, strict=True):
                     if b:
-                        box_plays[s] += 1
+                        counts[s] += 1
+                box_plays = counts
             failed = stuck if ending is Ending.FAILED_DRAW else -1
             fill = self._fill
             hands = [0, 0, 0, 0]
             boxes = [0, 0, 0, 0]
-            new_known = list(known)
             drawn = 0
             for p in _CLOCKWISE_FROM[winner]:
                 if not (active >> p) & 1:
@@ -771,10 +807,10 @@ class Box:
                     need = min(need, left)
                     got = 0
                     for c in pile[left - need : left]:
-                        got |= 1 << c
+                        got |= _BIT[c]
                     left -= need
                     masks[HAND + p] |= got
-                    new_known[p] |= got
+                    known[p] |= got
                     drawn |= got
                     hands[p] = need
                 if box_plays[p] and left:
@@ -787,14 +823,13 @@ class Box:
                     if need > 0:
                         got = 0
                         for c in pile[left - need : left]:
-                            got |= 1 << c
+                            got |= _BIT[c]
                         left -= need
                         masks[BOX + p] |= got
                         drawn |= got
                         boxes[p] = need
                 if not left:
                     break
-            known = tuple(new_known)
             hand_draws = tuple(hands)
             box_draws = tuple(boxes)
             # The drawn cards were the top of the pile: what is left is its bottom.
@@ -806,23 +841,30 @@ class Box:
         out = state.out
         if not (masks[BOX] and masks[BOX + 1] and masks[BOX + 2] and masks[BOX + 3]):
             gone = []
+            new_out = list(out)
             for p in range(NUM_PLAYERS):
                 if (active >> p) & 1 and not masks[BOX + p]:
                     gone.append(p)
+                    new_out[p] = state.round
                     active &= ~(1 << p)
                     m = masks[HAND + p]
                     masks[HAND + p] = 0
                     masks[DISCARD] |= m
-                    known = tuple([k & ~m for k in known])
+                    if m:
+                        m = ~m
+                        known[0] &= m
+                        known[1] &= m
+                        known[2] &= m
+                        known[3] &= m
             if gone:
                 eliminated = tuple(gone)
-                out = tuple([state.round if p in gone else o for p, o in enumerate(out)])
+                out = tuple(new_out)
         t = new_table(
             (
-                t.layout,
+                state.table.layout,
                 tuple(masks),
                 (pile, (), (), (), (), (), (), (), (), (), (), (), (), (), ()),
-                known,
+                tuple(known),
             ),
         )
         result = _new_state(RoundResult)
