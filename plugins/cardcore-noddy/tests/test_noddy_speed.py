@@ -42,8 +42,8 @@ def game(preset: str = "default", **overrides: Any) -> Noddy:
 def test_draw7_is_a_partial_fisher_yates_with_rng_below() -> None:
     """ND-4.5: the inlined draws are exactly ``rng_below`` steps."""
     r = random.Random(1)
-    for _ in range(2000):
-        rng = r.getrandbits(64)
+    edges = [0, 1, 2**64 - 1, 2**63, 0x9E3779B97F4A7C15, 2**64 - 0x9E3779B97F4A7C15]
+    for rng in edges + [r.getrandbits(64) for _ in range(2000)]:
         pool = list(range(52))
         state = rng
         for i in range(7):

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Mapping, Sequence
+import struct
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, final
 
 import attrs
@@ -48,6 +49,7 @@ from cardcore_noddy.scoring import (
     find_show,
     pile_code,
     show_key,
+    show_keys,
     show_mask,
     total_codes,
 )
@@ -254,7 +256,7 @@ class Shown:
 
 
 @final
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Played:
     """A card is played to the pile (ND-4.4) and scores at once (ND-6.3)."""
 
@@ -326,7 +328,7 @@ class Phase(enum.Enum):
 
 
 @final
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, weakref_slot=False)
 class NoddyState:
     """A full state; never shown to bots. Every field but ``table`` and ``rng`` is public."""
 
@@ -442,22 +444,47 @@ _NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 
 
 _RANGE52: Final = list(range(52))
+_MASK64: Final = 0xFFFFFFFFFFFFFFFF
+_LANES: Final = _MASK64 * sum(1 << (128 * i) for i in range(7))
+"""Seven 64-bit lanes, 128 bits apart: a lane's 64 x 64-bit product never spills over."""
+_LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
+_LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
+"""Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
+_STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
+_UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
+"""The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
 
 
 def _draw7(rng: int) -> tuple[list[int], int]:
     """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
 
-    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64), inlined with
-    its constants.
+    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64). The seven
+    SplitMix64 states are ``rng + k * gamma`` (k = 1..7), so their outputs are mixed all
+    at once, one lane of a wide int each; only the final ``* n >> 64`` is done per draw.
     """
+    z = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
+    z ^= (z >> 30) & _LANES
+    z = (z * 0xBF58476D1CE4E5B9) & _LANES
+    z ^= (z >> 27) & _LANES
+    z = (z * 0x94D049BB133111EB) & _LANES
+    z ^= (z >> 31) & _LANES
+    a, b, c, d, e, f, g = _UNPACK7(z.to_bytes(112, "little"))
     pool = _RANGE52[:]
-    for i in range(7):
-        rng = (rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        j = (((z ^ (z >> 31)) * (52 - i)) >> 64) + i
-        pool[i], pool[j] = pool[j], pool[i]
-    return pool[:7], rng
+    j = (a * 52) >> 64
+    pool[0], pool[j] = pool[j], pool[0]
+    j = ((b * 51) >> 64) + 1
+    pool[1], pool[j] = pool[j], pool[1]
+    j = ((c * 50) >> 64) + 2
+    pool[2], pool[j] = pool[j], pool[2]
+    j = ((d * 49) >> 64) + 3
+    pool[3], pool[j] = pool[j], pool[3]
+    j = ((e * 48) >> 64) + 4
+    pool[4], pool[j] = pool[j], pool[4]
+    j = ((f * 47) >> 64) + 5
+    pool[5], pool[j] = pool[j], pool[5]
+    j = ((g * 46) >> 64) + 6
+    pool[6], pool[j] = pool[j], pool[6]
+    return pool[:7], (rng + _STEP7) & _MASK64
 
 
 def _fresh_deal(top: Sequence[int], nd: int, dealer: int) -> CardTable:
@@ -514,36 +541,29 @@ def _layout_for(n: int) -> Layout:
     return LAYOUT
 
 
-def _state_maker() -> Callable[
-    [
-        CardTable,
-        int,
-        int,
-        tuple[int, ...],
-        Phase,
-        int | None,
-        int,
-        tuple[bool, ...],
-        int,
-        tuple[Event, ...],
-    ],
-    NoddyState,
-]:
-    """A positional :class:`NoddyState` constructor that fills the slots directly.
+class _StateSlots:
+    """:class:`NoddyState`'s slots without the frozen guard, filled by a plain ``__init__``.
 
-    The same object as ``NoddyState(table=..., ...)`` (the class has no validators,
-    converters or post-init), at about half the cost of the frozen class's ``__init__``.
+    The two classes have the same slots in the same order (no ``__weakref__``), so CPython
+    lets an instance change its ``__class__`` from this one to ``NoddyState``: the result
+    is an ordinary frozen ``NoddyState``, built at about half the cost of its ``__init__``.
     """
-    names = ("table", "rng", "dealer", "scores", "phase", "current", "total", "gone", "hand")
-    assert [a.name for a in attrs.fields(NoddyState)] == [*names, "events"]
-    slots = NoddyState.__dict__
-    s_table, s_rng, s_dealer, s_scores, s_phase, s_current, s_total, s_gone, s_hand = (
-        slots[n].__set__ for n in names
-    )
-    s_events = slots["events"].__set__
-    new = object.__new__
 
-    def make(
+    __slots__ = (  # noqa: RUF023 (NoddyState's field order)
+        "table",
+        "rng",
+        "dealer",
+        "scores",
+        "phase",
+        "current",
+        "total",
+        "gone",
+        "hand",
+        "events",
+    )
+
+    def __init__(
+        self,
         table: CardTable,
         rng: int,
         dealer: int,
@@ -554,53 +574,76 @@ def _state_maker() -> Callable[
         gone: tuple[bool, ...],
         hand: int,
         events: tuple[Event, ...],
-    ) -> NoddyState:
-        s = new(NoddyState)
-        s_table(s, table)
-        s_rng(s, rng)
-        s_dealer(s, dealer)
-        s_scores(s, scores)
-        s_phase(s, phase)
-        s_current(s, current)
-        s_total(s, total)
-        s_gone(s, gone)
-        s_hand(s, hand)
-        s_events(s, events)
-        return s
-
-    return make
+    ) -> None:
+        self.table = table
+        self.rng = rng
+        self.dealer = dealer
+        self.scores = scores
+        self.phase = phase
+        self.current = current
+        self.total = total
+        self.gone = gone
+        self.hand = hand
+        self.events = events
 
 
-def _played_maker() -> Callable[[int, Card, int, int, tuple[tuple[str, int], ...], int], Played]:
-    """A positional :class:`Played` constructor that fills the slots directly."""
-    names = ("seat", "card", "total", "points", "parts", "score")
-    assert [a.name for a in attrs.fields(Played)] == list(names)
-    slots = Played.__dict__
-    s_seat, s_card, s_total, s_points, s_parts, s_score = (slots[n].__set__ for n in names)
-    new = object.__new__
+class _PlayedSlots:
+    """:class:`Played`'s slots without the frozen guard (as :class:`_StateSlots`)."""
 
-    def make(
+    __slots__ = ("seat", "card", "total", "points", "parts", "score")  # noqa: RUF023 (Played's)
+
+    def __init__(
+        self,
         seat: int,
         card: Card,
         total: int,
         points: int,
         parts: tuple[tuple[str, int], ...],
         score: int,
-    ) -> Played:
-        e = new(Played)
-        s_seat(e, seat)
-        s_card(e, card)
-        s_total(e, total)
-        s_points(e, points)
-        s_parts(e, parts)
-        s_score(e, score)
-        return e
-
-    return make
+    ) -> None:
+        self.seat = seat
+        self.card = card
+        self.total = total
+        self.points = points
+        self.parts = parts
+        self.score = score
 
 
-_new_state: Final = _state_maker()
-_new_played: Final = _played_maker()
+assert NoddyState.__slots__ == _StateSlots.__slots__  # type: ignore[attr-defined]
+assert Played.__slots__ == _PlayedSlots.__slots__  # type: ignore[attr-defined]
+assert [a.name for a in attrs.fields(NoddyState)] == list(_StateSlots.__slots__)
+assert [a.name for a in attrs.fields(Played)] == list(_PlayedSlots.__slots__)
+
+
+def _new_state(
+    table: CardTable,
+    rng: int,
+    dealer: int,
+    scores: tuple[int, ...],
+    phase: Phase,
+    current: int | None,
+    total: int,
+    gone: tuple[bool, ...],
+    hand: int,
+    events: tuple[Event, ...],
+) -> NoddyState:
+    """``NoddyState(table=table, rng=rng, ...)`` positionally, at half the cost.
+
+    The same object as the attrs constructor builds (the class has no validators,
+    converters or post-init): the slots are filled by :class:`_StateSlots`.
+    """
+    s: Any = _StateSlots(table, rng, dealer, scores, phase, current, total, gone, hand, events)
+    s.__class__ = NoddyState
+    return s  # type: ignore[no-any-return]
+
+
+def _new_played(
+    seat: int, card: Card, total: int, points: int, parts: tuple[tuple[str, int], ...], score: int
+) -> Played:
+    """``Played(seat, card, total, points, parts, score)`` at half the cost (as :func:`_new_state`)."""
+    e: Any = _PlayedSlots(seat, card, total, points, parts, score)
+    e.__class__ = Played
+    return e  # type: ignore[no-any-return]
 
 
 @final
@@ -1062,7 +1105,20 @@ class Noddy:
         """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play."""
         nd = 1 - dealer
         masks = table.masks
-        first = self._shown(nd, masks[HANDS[nd]], turnup, False, scores[nd])
+        target = self._target
+        cache = self._shown_events
+        # The two keys of _shown, computed together and looked up inline (the hot path).
+        if nd:
+            nd_key, d_key = show_keys(masks[2], masks[1], turnup)
+            nd_key = (nd_key * 2 + 1) * target + scores[1]
+            d_key = d_key * 2 * target + scores[0]
+        else:
+            nd_key, d_key = show_keys(masks[1], masks[2], turnup)
+            nd_key = nd_key * 2 * target + scores[0]
+            d_key = (d_key * 2 + 1) * target + scores[1]
+        first = cache.get(nd_key)
+        if first is None:
+            first = self._shown(nd, masks[HANDS[nd]], turnup, False, scores[nd])
         score = first.score
         if first.points:
             scores = _bump(scores, nd, score)
@@ -1079,7 +1135,9 @@ class Noddy:
                 hand,
                 (*events, *new, first, Won(nd, score)),
             )
-        second = self._shown(dealer, masks[HANDS[dealer]], turnup, True, scores[dealer])
+        second = cache.get(d_key)
+        if second is None:
+            second = self._shown(dealer, masks[HANDS[dealer]], turnup, True, scores[dealer])
         score = second.score
         if second.points:
             scores = _bump(scores, dealer, score)
