@@ -148,6 +148,11 @@ def _points_table(trump: int) -> tuple[int, ...]:
 
 
 _POINTS: Final = {r: _points_table(r) for r in _TRUMP_RANKS}
+_SCORING: Final = {
+    r: tuple(sum(1 << c for c in _DECK_IDS if _POINTS[r][c] == v) for v in (15, 10, 5))
+    for r in _TRUMP_RANKS
+}
+"""Per trump rank, the masks of the cards worth 15, 10 and 5 points (NS-2.5)."""
 
 
 def _mask_points(mask: int, pts: Sequence[int]) -> int:
@@ -377,6 +382,21 @@ def _plays(mask: int) -> tuple[Play, ...]:
     )
 
 
+_PASS_ONLY: Final[tuple[NestorsAction, ...]] = (_PASS,)
+_BIDS_FROM: Final[tuple[tuple[NestorsAction, ...], ...]] = tuple(
+    tuple(_BIDS[b] for b in range(max(5, low - low % 5), MAX_BID + 1, 5))
+    for low in range(MAX_BID + 6)
+)
+"""``_BIDS_FROM[low]``: the bids from ``low`` (a multiple of 5) up to 190, in order."""
+_PASS_BIDS_FROM: Final[tuple[tuple[NestorsAction, ...], ...]] = tuple(
+    (_PASS, *bids) for bids in _BIDS_FROM
+)
+_TAKES: Final = tuple(
+    tuple(Take((Card.of(x), Card.of(y))) for y in range(x + 1, 52)) for x in range(52)
+)
+"""``_TAKES[x][y - x - 1]`` (card ids ``x < y``): the shared ``take`` action for the pair."""
+
+
 def parse_action(text: str) -> NestorsAction:
     """Read an action: ``bid 120``, ``pass``, ``trump J``, ``take 9♠ K♦``, ``play Qh``.
 
@@ -579,6 +599,119 @@ class NestorsState:
     """This deal's trick play."""
 
 
+# Hot-path constructors. A frozen attrs ``__init__`` sets each field through
+# ``object.__setattr__``, which is slow. These build the very same instances (same class,
+# fields, equality, hash and repr; frozen afterwards) by filling the slots of an instance
+# of a private subclass that adds no slots and allows plain attribute setting, then giving
+# the object its real class (``__class__`` assignment between equal layouts). They take
+# the fields positionally, in declaration order; these records have no converters or
+# validators to skip. A test pins them to the attrs constructors.
+_new: Final = object.__new__
+_tnew: Final = tuple.__new__
+
+
+def _builder(cls: type) -> Any:
+    """A subclass of the frozen attrs class ``cls`` whose instances may be filled in."""
+    body = {
+        "__slots__": (),
+        "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__,
+    }
+    return type(f"_{cls.__name__}Builder", (cls,), body)
+
+
+_STATE_B: Final = _builder(NestorsState)
+_PLAY_B: Final = _builder(PlayInfo)
+_RECORD_B: Final = _builder(TrickRecord)
+_DEAL_B: Final = _builder(DealInfo)
+
+
+def _state(
+    table: CardTable,
+    rng: int,
+    phase: Phase,
+    current: int | None,
+    match: MatchInfo,
+    deal: DealInfo,
+    play: PlayInfo,
+) -> NestorsState:
+    """``NestorsState(table, rng, phase, current, match, deal, play)``, faster."""
+    s = _new(_STATE_B)
+    s.table = table
+    s.rng = rng
+    s.phase = phase
+    s.current = current
+    s.match = match
+    s.deal = deal
+    s.play = play
+    s.__class__ = NestorsState
+    return s  # type: ignore[no-any-return]
+
+
+def _play_info(
+    trick: int,
+    leader: int,
+    tricks: tuple[int, int],
+    points: tuple[int, int],
+    voids: tuple[int, int, int, int],
+    last_trick: TrickRecord | None,
+) -> PlayInfo:
+    """``PlayInfo(trick, leader, tricks, points, voids, last_trick)``, faster."""
+    p = _new(_PLAY_B)
+    p.trick = trick
+    p.leader = leader
+    p.tricks = tricks
+    p.points = points
+    p.voids = voids
+    p.last_trick = last_trick
+    p.__class__ = PlayInfo
+    return p  # type: ignore[no-any-return]
+
+
+def _trick_record(
+    number: int, leader: int, cards: tuple[Card, ...], carry: Card, winner: int, left: Card | None
+) -> TrickRecord:
+    """``TrickRecord(number, leader, cards, carry, winner, left)``, faster."""
+    r = _new(_RECORD_B)
+    r.number = number
+    r.leader = leader
+    r.cards = cards
+    r.carry = carry
+    r.winner = winner
+    r.left = left
+    r.__class__ = TrickRecord
+    return r  # type: ignore[no-any-return]
+
+
+def _deal_info(
+    number: int,
+    dealer: int,
+    calls: tuple[tuple[int, int], ...],
+    passed: int,
+    high: int,
+    bidder: int | None,
+    trump: int,
+) -> DealInfo:
+    """``DealInfo(number=..., dealer=..., ...)`` with the fields in order, faster."""
+    d = _new(_DEAL_B)
+    d.number = number
+    d.dealer = dealer
+    d.calls = calls
+    d.passed = passed
+    d.high = high
+    d.bidder = bidder
+    d.trump = trump
+    d.__class__ = DealInfo
+    return d  # type: ignore[no-any-return]
+
+
+def _table(
+    masks: tuple[int, ...], orders: tuple[tuple[int, ...], ...], known: tuple[int, ...]
+) -> CardTable:
+    """``CardTable(LAYOUT, masks, orders, known)`` without the named tuple's ``__new__``."""
+    return _tnew(CardTable, (LAYOUT, masks, orders, known))
+
+
 @final
 @attrs.frozen(kw_only=True)
 class NestorsObservation:
@@ -617,6 +750,26 @@ class NestorsObservation:
 
 # ---- dealing -----------------------------------------------------------------------
 
+_M64: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+
+
+def _shuffled_deck(rng: int) -> tuple[list[int], int]:
+    """``rng_shuffle(rng, _DECK_IDS)`` with its SplitMix64 draws inlined: the same order.
+
+    Fisher-Yates as in ``cardcore.rng_shuffle`` (each draw is ``rng_below(rng, i + 1)``);
+    a test pins the two together. Returns the deck top card first and the next RNG state.
+    """
+    out = list(_DECK_IDS)
+    for i in range(35, 0, -1):
+        rng = (rng + _GAMMA) & _M64
+        z = rng
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+        out[i], out[j] = out[j], out[i]
+    return out, rng
+
 
 def _dealt_table(order: Sequence[int], dealer: int) -> CardTable:
     """The table after NS-3.4 and NS-3.5, dealt from ``order`` (top card first).
@@ -642,7 +795,7 @@ def _dealt_table(order: Sequence[int], dealer: int) -> CardTable:
     orders: list[tuple[int, ...]] = list(_EMPTY_ORDERS)
     orders[STOCK] = tuple(reversed(rest))
     known = tuple(masks[HAND + s] | row for s in range(4))
-    return CardTable(LAYOUT, tuple(masks), tuple(orders), known)
+    return _table(tuple(masks), tuple(orders), known)
 
 
 def _second_deal(table: CardTable, dealer: int, bidder: int) -> CardTable:
@@ -664,7 +817,7 @@ def _second_deal(table: CardTable, dealer: int, bidder: int) -> CardTable:
         masks[HAND + seat] |= m
         known[seat] |= m
     masks[STOCK] = 0
-    return CardTable(LAYOUT, tuple(masks), _EMPTY_ORDERS, tuple(known))
+    return _table(tuple(masks), _EMPTY_ORDERS, tuple(known))
 
 
 def _hand_sizes(trick: int, played: int, bidder: int) -> tuple[int, ...]:
@@ -792,36 +945,41 @@ class Nestors:
         seat = state.current
         if seat is None:
             return ()
-        masks = state.table.masks
+        t = state.table
+        masks = t[1]  # the table's masks (by index: a named tuple's fields read slower)
         if phase is _PH_PLAY:
             hand = masks[HAND + seat]
-            if state.play.trick < 12:
-                played = state.table.orders[TRICK]
-                if len(played) == 2:  # C's obligations (NS-4.13)
-                    req = _required(played[0], played[1])
-                    if hand & req:
-                        hand &= req | _RANK_MASK[state.deal.trump]
+            played = t[2][TRICK]
+            if len(played) == 2 and state.play.trick < 12:  # C's obligations (NS-4.13)
+                req = _REQUIRED[played[0] // 13][played[1] // 13]
+                if hand & req:
+                    hand &= req | _RANK_MASK[state.deal.trump]
             return _plays(hand)
         if phase is _PH_LEAVE:
             return _leaves(masks[TRICK] | masks[ROW])
         if phase is _PH_AUCTION:
-            hand = masks[HAND + seat]
             d = state.deal
-            bids: tuple[NestorsAction, ...] = ()
-            if hand & _HIGH:
+            if masks[HAND + seat] & _HIGH:
                 low = max(self._min_bid, d.high + 5)
-                bids = tuple(_BIDS[b] for b in range(low, MAX_BID + 1, 5))
-            if d.passed.bit_count() == 3:  # NS-4.4: the dealer must bid
-                return bids
-            return (_PASS, *bids)
+                if d.passed.bit_count() == 3:  # NS-4.4: the dealer must bid
+                    return _BIDS_FROM[low]
+                return _PASS_BIDS_FROM[low]
+            if d.passed.bit_count() == 3:
+                return ()
+            return _PASS_ONLY
         if phase is _PH_TRUMP:
             hand = masks[HAND + seat]
             return tuple(_TRUMPS[r] for r in _TRUMP_RANKS if hand & _RANK_MASK[r])
         if phase is _PH_LEAD:
             return _plays(masks[HAND + seat] & _RANK_MASK[state.deal.trump])
         if phase is _PH_TAKE:
-            x, y, z = (Card.of(c) for c in card_ids(masks[ROW]))
-            return (Take((x, y)), Take((x, z)), Take((y, z)))
+            row = masks[ROW]
+            x = _lowest(row)
+            row ^= 1 << x
+            y = _lowest(row)
+            z = _lowest(row ^ (1 << y))
+            tx = _TAKES[x]
+            return (tx[y - x - 1], tx[z - x - 1], _TAKES[y][z - y - 1])
         return ()
 
     # ---- applying ----
@@ -872,36 +1030,27 @@ class Nestors:
         if d.passed.bit_count() == 3:
             self._illegal(state, action, "everyone else passed: as dealer you must bid")
         passed = d.passed | (1 << seat)
-        calls = (*d.calls, (seat, 0))
-        deal = DealInfo(
-            number=d.number,
-            dealer=d.dealer,
-            calls=calls,
-            passed=passed,
-            high=d.high,
-            bidder=d.bidder,
-            trump=0,
-        )
+        deal = _deal_info(d.number, d.dealer, (*d.calls, (seat, 0)), passed, d.high, d.bidder, 0)
         if passed.bit_count() < 3:
             current = _next_caller(seat, passed)
             phase = _PH_AUCTION
         elif d.bidder is not None:  # NS-4.3: the player left holds the high bid
             current = d.bidder
             phase = _PH_TRUMP
-        elif state.table.masks[HAND + d.dealer] & _HIGH:  # NS-4.4: the dealer must bid
+        elif state.table[1][HAND + d.dealer] & _HIGH:  # NS-4.4: the dealer must bid
             current = d.dealer
             phase = _PH_AUCTION
         else:  # NS-4.5: void hand, the same dealer deals again
             result = HandResult(deal=d.number, dealer=d.dealer, void=True)
             return self._after_deal(state, d.dealer, state.match.scores, None, result)
-        return NestorsState(state.table, state.rng, phase, current, state.match, deal, state.play)
+        return _state(state.table, state.rng, phase, current, state.match, deal, state.play)
 
     def _bid(self, state: NestorsState, action: Bid) -> NestorsState:
         seat = state.current
         assert seat is not None
         d = state.deal
         b = action.points
-        if not state.table.masks[HAND + seat] & _HIGH:
+        if not state.table[1][HAND + seat] & _HIGH:
             self._illegal(state, action, "you hold no A, J or 10, so you may only pass")
         if not isinstance(b, int) or b % 5:
             self._illegal(state, action, f"bids are multiples of 5, and {b} is not")
@@ -911,20 +1060,12 @@ class Nestors:
             self._illegal(state, action, f"the lowest bid is {self._min_bid}")
         if b <= d.high:
             self._illegal(state, action, f"you must bid more than {d.high}")
-        deal = DealInfo(
-            number=d.number,
-            dealer=d.dealer,
-            calls=(*d.calls, (seat, b)),
-            passed=d.passed,
-            high=b,
-            bidder=seat,
-            trump=0,
-        )
+        deal = _deal_info(d.number, d.dealer, (*d.calls, (seat, b)), d.passed, b, seat, 0)
         if d.passed.bit_count() == 3:  # the forced dealer's bid ends the auction
             phase, current = _PH_TRUMP, seat
         else:
             phase, current = _PH_AUCTION, _next_caller(seat, d.passed)
-        return NestorsState(state.table, state.rng, phase, current, state.match, deal, state.play)
+        return _state(state.table, state.rng, phase, current, state.match, deal, state.play)
 
     # trump and second deal (NS-4.7 to NS-4.10)
 
@@ -978,8 +1119,8 @@ class Nestors:
                 f"trick 1 starts with a trump ({_RANK_WORD[trump]}): you hold "
                 f"{_cards_text(hand & _RANK_MASK[trump])}",
             )
-        return NestorsState(
-            _public_move(state.table, c, HAND + seat, TRICK),
+        return _state(
+            _to_trick(state.table, c, HAND + seat),
             state.rng,
             _PH_TAKE,
             seat,
@@ -1027,7 +1168,7 @@ class Nestors:
             last_trick=record,
         )
         return NestorsState(
-            table=CardTable(LAYOUT, tuple(masks), _EMPTY_ORDERS, t.known),
+            table=_table(tuple(masks), _EMPTY_ORDERS, t.known),
             rng=state.rng,
             phase=_PH_PLAY,
             current=leader,
@@ -1043,49 +1184,65 @@ class Nestors:
         assert seat is not None
         c = action._id
         t = state.table
-        hand = t.masks[HAND + seat]
+        masks = t[1]
+        src = HAND + seat
+        hand = masks[src]
         if not (hand >> c) & 1:
             self._illegal(state, action, f"you do not hold {action.card}")
-        played = t.orders[TRICK]
+        played = t[2][TRICK]
         n = len(played)
         p = state.play
+        bit = 1 << c
+        ml = list(masks)
+        ml[src] = hand ^ bit
+        ml[TRICK] |= bit
+        k0, k1, k2, k3 = t[3]
+        # _to_trick, inlined: the trick is the only ordered zone with cards in play
+        table: CardTable = _tnew(
+            CardTable,
+            (
+                LAYOUT,
+                tuple(ml),
+                ((), (), (), (), (), (), (), (*played, c), (), ()),
+                (k0 | bit, k1 | bit, k2 | bit, k3 | bit),
+            ),
+        )
         if n == 2 and p.trick < 12:  # C's obligations (NS-4.13)
             a, b = played
             trump = state.deal.trump
-            req = _required(a, b)
+            sa = a // 13
+            sb = b // 13
+            req = _REQUIRED[sa][sb]
             if not ((req | _RANK_MASK[trump]) >> c) & 1:
                 if hand & req:
                     self._illegal(state, action, _c_reason(a, b, hand & req, trump))
                 # C played neither a required card nor a trump, so C holds no required
                 # card: that much its card shows (NS-8.4).
-                sa, sb = a // 13, b // 13
                 gone = (1 << sa) if sa == sb else 15 ^ (1 << sa) ^ (1 << sb)
                 v = p.voids
                 if v[seat] | gone != v[seat]:
                     vl = list(v)
                     vl[seat] |= gone
-                    p = PlayInfo(
-                        trick=p.trick,
-                        leader=p.leader,
-                        tricks=p.tricks,
-                        points=p.points,
-                        voids=(vl[0], vl[1], vl[2], vl[3]),
-                        last_trick=p.last_trick,
+                    p = _play_info(
+                        p.trick,
+                        p.leader,
+                        p.tricks,
+                        p.points,
+                        (vl[0], vl[1], vl[2], vl[3]),
+                        p.last_trick,
                     )
-            table = _public_move(t, c, HAND + seat, TRICK)
             winner = (p.leader + trick_winner(a, b, c, trump)) % 4  # NS-4.14
-            return NestorsState(table, state.rng, _PH_LEAVE, winner, state.match, state.deal, p)
-        table = _public_move(t, c, HAND + seat, TRICK)
+            return _state(table, state.rng, _PH_LEAVE, winner, state.match, state.deal, p)
         if n == 1 and p.trick == 12:
             return self._last_trick(state, table, played[0], c)
-        return NestorsState(table, state.rng, _PH_PLAY, (seat + 1) % 4, state.match, state.deal, p)
+        return _state(table, state.rng, _PH_PLAY, (seat + 1) % 4, state.match, state.deal, p)
 
     def _leave(self, state: NestorsState, action: Leave) -> NestorsState:
         seat = state.current
         assert seat is not None
         c = action._id
         t = state.table
-        masks = list(t.masks)
+        masks = list(t[1])
         carry = masks[ROW]
         on_table = masks[TRICK] | carry
         if not (on_table >> c) & 1:
@@ -1101,37 +1258,41 @@ class Nestors:
         masks[TRICK] = 0
         masks[WON + team] |= taken
         p = state.play
-        gain = _mask_points(taken, _POINTS[state.deal.trump]) + 5
+        d = state.deal
+        s15, s10, s5 = _SCORING[d.trump]
+        gain = (
+            15 * (taken & s15).bit_count()
+            + 10 * (taken & s10).bit_count()
+            + 5 * (taken & s5).bit_count()
+            + 5
+        )
         p0, p1 = p.points
         w0, w1 = p.tricks
-        a, b, c3 = t.orders[TRICK]
-        record = TrickRecord(
-            p.trick,
+        a, b, c3 = t[2][TRICK]
+        trick = p.trick
+        record = _trick_record(
+            trick,
             p.leader,
             (_CARDS[a], _CARDS[b], _CARDS[c3]),
             _CARDS[_lowest(carry)],
             seat,
             action.card,
         )
-        trick = p.trick + 1
-        bidder = state.deal.bidder
+        trick += 1
+        bidder = d.bidder
         assert bidder is not None
         leader = (bidder + trick - 1) % 4 if trick < 12 else bidder  # NS-4.12, NS-4.16
-        play = PlayInfo(
-            trick,
-            leader,
-            (w0 + 1, w1) if team == 0 else (w0, w1 + 1),
-            (p0 + gain, p1) if team == 0 else (p0, p1 + gain),
-            p.voids,
-            record,
-        )
-        return NestorsState(
-            CardTable(LAYOUT, tuple(masks), _EMPTY_ORDERS, t.known),
+        if team:
+            play = _play_info(trick, leader, (w0, w1 + 1), (p0, p1 + gain), p.voids, record)
+        else:
+            play = _play_info(trick, leader, (w0 + 1, w1), (p0 + gain, p1), p.voids, record)
+        return _state(
+            _tnew(CardTable, (LAYOUT, tuple(masks), _EMPTY_ORDERS, t[3])),
             state.rng,
             _PH_PLAY,
             leader,
             state.match,
-            state.deal,
+            d,
             play,
         )
 
@@ -1149,7 +1310,7 @@ class Nestors:
         masks[ROW] = 0
         masks[TRICK] = 0
         masks[WON + team] |= taken
-        table = CardTable(LAYOUT, tuple(masks), _EMPTY_ORDERS, table.known)
+        table = _table(tuple(masks), _EMPTY_ORDERS, table.known)
         p = state.play
         points = list(p.points)
         points[team] += _mask_points(taken, pts) + 5
@@ -1242,7 +1403,7 @@ class Nestors:
                 deal=state.deal,
                 play=state.play,
             )
-        order, rng = rng_shuffle(state.rng, _DECK_IDS)  # gather, shuffle and deal (NS-3.3)
+        order, rng = _shuffled_deck(state.rng)  # gather, shuffle and deal (NS-3.3)
         return _deal_state(_dealt_table(order, dealer), rng, match, dealer, number + 1)
 
     def _game_end(
@@ -1440,8 +1601,16 @@ def _next_caller(seat: int, passed: int) -> int:
 
 def _required(a: int, b: int) -> int:
     """NS-4.13: the cards C must play (or a trump) if C holds any of them."""
-    sa, sb = a // 13, b // 13
-    return _SUIT_MASK[sa] if sa == sb else _DECK ^ _SUIT_MASK[sa] ^ _SUIT_MASK[sb]
+    return _REQUIRED[a // 13][b // 13]
+
+
+_REQUIRED: Final = tuple(
+    tuple(
+        _SUIT_MASK[sa] if sa == sb else _DECK ^ _SUIT_MASK[sa] ^ _SUIT_MASK[sb] for sb in range(4)
+    )
+    for sa in range(4)
+)
+"""``_REQUIRED[suit of A][suit of B]``: the cards C must play (NS-4.13), see ``_required``."""
 
 
 def _c_reason(a: int, b: int, required: int, trump: int) -> str:
@@ -1459,18 +1628,25 @@ def _c_reason(a: int, b: int, required: int, trump: int) -> str:
     )
 
 
-def _public_move(table: CardTable, card: int, src: int, dst: int) -> CardTable:
-    """Move a card face up from ``src`` to the ordered zone ``dst`` (everyone sees it).
+def _to_trick(table: CardTable, card: int, src: int) -> CardTable:
+    """Move a card face up from ``src`` to the trick (everyone sees it).
 
     Only used once the stock is empty, so the trick is the only ordered zone with cards.
     """
     bit = 1 << card
-    masks = list(table.masks)
+    masks = list(table[1])
     masks[src] ^= bit
-    masks[dst] |= bit
-    orders = (*_EMPTY_ORDERS[:dst], (*table.orders[dst], card), *_EMPTY_ORDERS[dst + 1 :])
-    k = table.known
-    return CardTable(LAYOUT, tuple(masks), orders, (k[0] | bit, k[1] | bit, k[2] | bit, k[3] | bit))
+    masks[TRICK] |= bit
+    k0, k1, k2, k3 = table[3]
+    return _tnew(
+        CardTable,
+        (
+            LAYOUT,
+            tuple(masks),
+            ((), (), (), (), (), (), (), (*table[2][TRICK], card), (), ()),
+            (k0 | bit, k1 | bit, k2 | bit, k3 | bit),
+        ),
+    )
 
 
 def _positive_constraints(o: NestorsObservation) -> list[tuple[int, int]]:
