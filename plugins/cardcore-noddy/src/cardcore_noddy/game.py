@@ -843,8 +843,17 @@ class Noddy:
                     self.legal_actions(state),
                 )
             # The card goes to the pile (ND-4.4) and scores (ND-6.3).
-            table = _to_pile(table, card, hand)
-            pile = table.orders[PILE]
+            # The card goes to the pile: _to_pile inlined (the pile is public, ordered).
+            bit = 1 << card
+            m = table.masks
+            k = table.known
+            pile = table.orders[4] + (card,)
+            masks = (
+                (m[0], m[1] ^ bit, m[2], m[3], m[4] | bit)
+                if seat == 0
+                else (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
+            )
+            table = new_table((LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit)))
             code = self._total_codes[total]
             if len(pile) > 1:
                 code += pile_code(pile)
@@ -870,8 +879,7 @@ class Noddy:
                 )
             room = _PLAYABLE[MAX_TOTAL - total]
             opp = 1 - seat
-            masks = table.masks
-            opp_hand = masks[HANDS[opp]]
+            opp_hand = masks[2 - seat]
             if opp_hand & room:
                 return _new_state(
                     table,
