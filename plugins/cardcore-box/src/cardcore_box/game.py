@@ -137,12 +137,6 @@ _BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))
 _RANK_WORDS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
-def _top_rank(hand: int) -> int:
-    """The highest rank index in a non-empty hand mask."""
-    folded = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13
-    return folded.bit_length() - 1
-
-
 def _next_table(active: int, step: int) -> tuple[int, ...]:
     out = []
     for seat in range(NUM_PLAYERS):
@@ -231,6 +225,15 @@ _PLAY_SHOWN: Final[tuple[Play, ...]] = tuple(
 """The plays in listing order: ``_PLAY_SHOWN[_SHOW_ORDER[c]]`` plays card ``c``."""
 _CARD1: Final[tuple[tuple[int], ...]] = tuple((c,) for c in range(52))
 """Per card id, the one-element tuple added to the table's order."""
+_TWO_PLAYS: Final[tuple[tuple[BoxAction, ...], ...]] = tuple(
+    ((_PLAYS[hi], _PLAYS[lo]) if _SHOW_ORDER[hi] < _SHOW_ORDER[lo] else (_PLAYS[lo], _PLAYS[hi]))
+    if hi > lo
+    else ()
+    for hi in range(52)
+    for lo in range(52)
+)
+"""At ``hi * 52 + lo`` (card ids, ``hi > lo``): the legal-action tuple of those two plays,
+in listing order."""
 _TURN_UP: Final = TurnUp()
 _NOT_BOXED: Final = (False,)
 _BOXED: Final = (True,)
@@ -580,8 +583,13 @@ class Box:
             return _ONLY_TURN_UP
         if not m & (m - 1):
             return _ONE_PLAY[m.bit_length() - 1]
-        # Two to four cards (a hand holds at most four): sort their listing places, then
-        # map them back to plays.
+        # Two cards: one table look-up by the pair (higher id first).
+        hi = m.bit_length() - 1
+        rest = m ^ _BIT[hi]
+        if not rest & (rest - 1):
+            return _TWO_PLAYS[hi * 52 + rest.bit_length() - 1]
+        # Three or four cards (a hand holds at most four): sort their listing places,
+        # then map them back to plays.
         shown = []
         while m:
             c = m.bit_length() - 1
@@ -633,7 +641,8 @@ class Box:
                         self.legal_actions(state),
                     )
             else:
-                best = _top_rank(hand)
+                folded = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13
+                best = folded.bit_length() - 1  # the highest rank held
                 if _RANK[c] != best:
                     raise IllegalActionError(
                         action,
