@@ -110,6 +110,61 @@ def test_lookup_remembers_objects_but_answers_by_value() -> None:
     assert index.index(Play(DECK_52[3])) == 3
 
 
+def test_indices_match_one_lookup_per_action() -> None:
+    """``indices`` answers like ``lookup`` for seen, fresh and repeated objects alike."""
+    from cardcore_highcard import Play
+
+    index: ActionIndex[Any] = ActionIndex(Play(c) for c in DECK_52)
+    shared = [Play(DECK_52[i]) for i in (5, 0, 51)]
+    assert index.indices(shared) == [5, 0, 51]  # first sight: the slow path
+    assert index.indices(shared) == [5, 0, 51]  # every object seen: the fast path
+    assert index.indices([shared[1], Play(DECK_52[7])]) == [0, 7]  # one fresh object
+    assert index.indices(iter(shared)) == [5, 0, 51]  # any iterable
+    assert index.indices([]) == []
+    with pytest.raises(KeyError):
+        index.indices([shared[0], "not an action"])
+
+
+def test_remembered_ids_are_never_reused_for_other_actions() -> None:
+    """The memo keeps every object it remembers alive, so a dead action's id, taken
+    by a new object, can never answer with the dead action's index."""
+    from cardcore_highcard import Play
+
+    index = ActionIndex(Play(c) for c in DECK_52)
+    for round_ in range(200):  # fresh objects each time: ids would be reused if freed
+        i = round_ % 52
+        assert index.indices([Play(DECK_52[i]), Play(DECK_52[51 - i])]) == [i, 51 - i]
+
+
+def test_a_full_memo_starts_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the memo's limit, it is emptied (ids and kept objects together)."""
+    import cardcore.adapters._codec as codec_module
+    from cardcore_highcard import Play
+
+    monkeypatch.setattr(codec_module, "_SEEN_LIMIT", 4)
+    index = ActionIndex(Play(c) for c in DECK_52)
+    for round_ in range(30):
+        actions = [Play(DECK_52[(round_ + k) % 52]) for k in range(3)]
+        assert index.indices(actions) == [(round_ + k) % 52 for k in range(3)]
+        assert index.indices(actions) == [(round_ + k) % 52 for k in range(3)]
+
+
+def test_encode_bytes_is_the_encoding_as_float32() -> None:
+    """``encode_bytes`` and ``encode`` give the same numbers (for numpy's frombuffer)."""
+    from array import array
+
+    game = load_game("highcard")
+    enc = TableEncoding.for_game(
+        game, 3, facts=lambda o: [w / 3 for w in o.wins], facts_size=3, slots=[Slots("trick", 2)]
+    )
+    state = game.initial_state(3, 4)
+    for seat in (-1, 0, 1, 2):
+        obs = game.observe(state, seat)
+        raw = enc.encode_bytes(obs)
+        assert len(raw) == 4 * enc.size
+        assert array("f", raw) == enc.encode(obs)
+
+
 def test_one_hot_and_scaled() -> None:
     """one_hot marks one place (none for None); scaled clips to [-1, 1]."""
     assert one_hot(2, 4) == [0.0, 0.0, 1.0, 0.0]
@@ -224,3 +279,40 @@ def test_table_codec_is_a_codec(highcard_codec: Any) -> None:
     assert [codec.action_at(i) for i in idx] == list(obs.legal_actions)
     assert all(codec.action_at(i).card == Card.of(i) for i in idx)
     assert legal_indices(codec, game.observe(state, 1 - seat)) == []
+
+
+def test_masks_encode_bit_by_bit() -> None:
+    """Every card bit lands on its own float, whatever the mask (cached or not)."""
+    import random
+    import struct
+
+    from cardcore.adapters import _codec
+
+    rng = random.Random(3)
+    masks = [0, (1 << 52) - 1, 1, 1 << 51, 1 << 12, 1 << 13, 1 << 38, 1 << 39]
+    masks += [rng.getrandbits(52) for _ in range(200)]
+    for mask in masks:
+        expected = struct.pack("<52f", *((mask >> c) & 1 for c in range(52)))
+        assert _codec._pack_mask(mask) == expected
+        assert _codec._mask_floats(mask) == expected
+
+
+def test_facts_may_come_packed() -> None:
+    """A facts function may return float32 bytes; a wrong length names both sizes."""
+    import struct
+
+    game = load_game("highcard")
+    as_floats = TableEncoding.for_game(
+        game, 2, facts=lambda o: [w / 3 for w in o.wins], facts_size=2
+    )
+    packed = TableEncoding.for_game(
+        game, 2, facts=lambda o: struct.pack("<2f", *(w / 3 for w in o.wins)), facts_size=2
+    )
+    obs = game.observe(game.initial_state(2, 1), 0)
+    assert packed.encode_bytes(obs) == as_floats.encode_bytes(obs)
+    short = TableEncoding.for_game(game, 2, facts=lambda o: b"\0" * 4, facts_size=2)
+    with pytest.raises(ValueError, match="returned 4 bytes, not the declared 2 float32s"):
+        short.encode(obs)
+    wrong = TableEncoding.for_game(game, 2, facts=lambda o: [0.0], facts_size=2)
+    with pytest.raises(ValueError, match="returned 1 values, not the declared 2"):
+        wrong.encode(obs)

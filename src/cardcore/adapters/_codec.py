@@ -86,6 +86,11 @@ def legal_indices(codec: Codec, observation: Any) -> list[int]:
 
     The environments' action masks are built from this; :func:`check_codec` checks it.
     """
+    if isinstance(codec, TableCodec):
+        try:
+            return codec.actions.indices(observation.legal_actions)
+        except (KeyError, TypeError, AttributeError):
+            pass  # look each action up again below, for the error that names it
     index = codec.action_index
     return [index(a) for a in observation.legal_actions]
 
@@ -118,7 +123,7 @@ class ActionIndex(Generic[A]):
         (1, 'bid 2', 3)
     """
 
-    __slots__ = ("_actions", "_index", "_key", "lookup")
+    __slots__ = ("_actions", "_index", "_key", "_seen", "lookup")
 
     def __init__(self, actions: Iterable[A], *, key: Callable[[A], Hashable] | None = None) -> None:
         self._actions: tuple[A, ...] = tuple(actions)
@@ -141,22 +146,40 @@ class ActionIndex(Generic[A]):
         find: Callable[[A], int] = table.__getitem__ if key is None else lambda a: table[key(a)]
         # Games hand out the same action objects again and again (shared tables of
         # plays), and hashing an action (a tuple of cards) can cost more than a game's
-        # step: remember the index of each object seen. The entry holds the object, so
-        # its id cannot be reused while the entry lives.
-        known: dict[int, tuple[A, int]] = {}
+        # step: remember the index of each object seen, by its id. ``kept`` holds every
+        # remembered object, so no other object can take its id while the entry lives.
+        seen: dict[int, int] = {}
+        kept: list[A] = []
+        self._seen = seen
 
         def lookup(action: A) -> int:
-            hit = known.get(id(action))
-            if hit is not None and hit[0] is action:
-                return hit[1]
+            hit = seen.get(id(action))
+            if hit is not None:
+                return hit
             index = find(action)
-            if len(known) >= _SEEN_LIMIT:
-                known.clear()
-            known[id(action)] = (action, index)
+            if len(kept) >= _SEEN_LIMIT:
+                seen.clear()
+                kept.clear()
+            seen[id(action)] = index
+            kept.append(action)
             return index
 
         self.lookup: Callable[[A], int] = lookup
         """The index of an action as fast as it gets; a bare ``KeyError`` if unknown."""
+
+    def indices(self, actions: Iterable[A]) -> list[int]:
+        """The indexes of several actions (a bare ``KeyError`` if one is unknown).
+
+        Example:
+            >>> ActionIndex(["pass", "bid 1", "bid 2"]).indices(["bid 2", "pass"])
+            [2, 0]
+        """
+        if not isinstance(actions, (tuple, list)):
+            actions = tuple(actions)
+        try:  # every object seen before: the whole lookup runs in C
+            return list(map(self._seen.__getitem__, map(id, actions)))
+        except KeyError:
+            return list(map(self.lookup, actions))
 
     def __len__(self) -> int:
         return len(self._actions)
@@ -242,11 +265,6 @@ def _pack_bits(value: int, width: int) -> bytes:
     return struct.pack(f"<{width}f", *((value >> i) & 1 for i in range(width)))
 
 
-_BYTE: Final = tuple(_pack_bits(b, 8) for b in range(256))
-"""Per byte value, its eight bits as float32s (little-endian, low bit first)."""
-_NIBBLE: Final = tuple(_pack_bits(b, 4) for b in range(16))
-"""Per 4-bit value, its four bits as float32s."""
-_LOW48: Final = (1 << 48) - 1
 _CARD_ONE_HOT: Final = (*(_pack_bits(1 << c, CARD_BITS) for c in range(CARD_BITS)),)
 _NO_CARD: Final = bytes(4 * CARD_BITS)
 
@@ -254,6 +272,8 @@ _NO_CARD: Final = bytes(4 * CARD_BITS)
 _MASK_CACHE: dict[int, bytes] = {}
 """Recently encoded masks: zones keep their masks for many steps, so most lookups hit."""
 _MASK_CACHE_LIMIT: Final = 1 << 14
+_SUIT_FLOATS: list[bytes] = []
+"""Per 13-bit value (one suit of a mask), its bits as float32s; filled on first use."""
 
 
 def _mask_floats(mask: int) -> bytes:
@@ -267,19 +287,18 @@ def _mask_floats(mask: int) -> bytes:
 
 
 def _pack_mask(mask: int) -> bytes:
-    byte = _BYTE
-    low = (mask & _LOW48).to_bytes(6, "little")
+    suit = _SUIT_FLOATS or _fill_suit_floats()
     return b"".join(
-        (
-            byte[low[0]],
-            byte[low[1]],
-            byte[low[2]],
-            byte[low[3]],
-            byte[low[4]],
-            byte[low[5]],
-            _NIBBLE[(mask >> 48) & 15],
-        )
+        (suit[mask & 8191], suit[(mask >> 13) & 8191], suit[(mask >> 26) & 8191], suit[mask >> 39])
     )
+
+
+def _fill_suit_floats() -> list[bytes]:
+    """Build the per-suit table (8,192 entries of 52 bytes, about a millisecond)."""
+    low = [struct.pack("<8f", *((v >> i) & 1 for i in range(8))) for v in range(256)]
+    high = [struct.pack("<5f", *((v >> i) & 1 for i in range(5))) for v in range(32)]
+    _SUIT_FLOATS[:] = [lo + hi for hi in high for lo in low]
+    return _SUIT_FLOATS
 
 
 @final
@@ -299,7 +318,9 @@ class TableEncoding:
     Args:
         layout: the game's layout for this player count (see :meth:`for_game`).
         facts: the game's public numbers (scores, bids, phase) from an observation; use
-            :func:`scaled` and :func:`one_hot` to keep them in ``[-1, 1]``.
+            :func:`scaled` and :func:`one_hot` to keep them in ``[-1, 1]``. It may also
+            return them already packed as little-endian float32 ``bytes``
+            (``struct.pack("<{n}f", ...)``), e.g. from parts it packed once and keeps.
         facts_size: how many floats ``facts`` returns, always.
         zones: the zones to encode by name (default: every zone of the layout).
         slots: ordered positions to encode one-hot.
@@ -321,7 +342,7 @@ class TableEncoding:
         self,
         layout: Layout,
         *,
-        facts: Callable[[Any], Sequence[float]] | None = None,
+        facts: Callable[[Any], Sequence[float] | bytes] | None = None,
         facts_size: int = 0,
         zones: Sequence[str] | None = None,
         slots: Sequence[Slots] = (),
@@ -346,9 +367,13 @@ class TableEncoding:
         n = layout.num_seats
         deck_size = max(1, layout.deck.bit_count())
         self._sizes = tuple(struct.pack("<f", k / deck_size) for k in range(CARD_BITS + 1))
-        self._seat_hot = {
-            s: struct.pack(f"<{n}f", *(float(i == s) for i in range(n))) for s in range(-1, n)
+        hot = {s: struct.pack(f"<{n}f", *(float(i == s) for i in range(n))) for s in range(-1, n)}
+        self._seats_hot = {
+            (s, cur): hot[s] + hot[-1 if cur is None else cur]
+            for s in range(-1, n)
+            for cur in (None, *range(n))
         }
+        """Per (observing seat, seat to move), both one-hots."""
         self._seats = n
         self.size: int = (
             len(self._zones) * (CARD_BITS + 1)
@@ -364,7 +389,7 @@ class TableEncoding:
         game: Any,
         num_players: int,
         *,
-        facts: Callable[[Any], Sequence[float]] | None = None,
+        facts: Callable[[Any], Sequence[float] | bytes] | None = None,
         facts_size: int = 0,
         zones: Sequence[str] | None = None,
         slots: Sequence[Slots] = (),
@@ -407,40 +432,52 @@ class TableEncoding:
         Raises:
             ValueError: the facts function returned the wrong number of values.
         """
+        return array("f", self.encode_bytes(observation))
+
+    def encode_bytes(self, observation: Any) -> bytes:
+        """The encoding as ``4 * size`` bytes: little-endian float32s, for ``np.frombuffer``.
+
+        Raises:
+            ValueError: the facts function returned the wrong number of values.
+        """
         view: TableView = observation.table
         get = _MASK_CACHE.get
-        size_bytes = self._sizes
+        known = view.known
         if self._every_zone:
-            known = view.known
             parts = [get(m) or _mask_floats(m) for m in known]
-            parts += [size_bytes[k] for k in view.sizes]
+            parts += map(self._sizes.__getitem__, view.sizes)
         else:
-            known = view.known
             sizes = view.sizes
             zones = self._zones
             parts = [get(known[z]) or _mask_floats(known[z]) for z in zones]
-            parts += [size_bytes[sizes[z]] for z in zones]
+            parts += [self._sizes[sizes[z]] for z in zones]
         for z, count, top in self._slots:
             order = view.orders[z]
-            picked = order[::-1][:count] if top else order[:count]
+            picked = order[: -count - 1 : -1] if top else order[:count]
             parts += [_CARD_ONE_HOT[c] if c >= 0 else _NO_CARD for c in picked]
             if len(picked) < count:
                 parts.append(_NO_CARD * (count - len(picked)))
-        hot = self._seat_hot
         seat = observation.seat
         cur = observation.current_player
-        parts.append(hot[seat] if seat in hot else hot[-1])
-        parts.append(hot[-1] if cur is None else hot[cur])
+        parts.append(self._seats_hot[seat if 0 <= seat < self._seats else -1, cur])
         if self._facts is not None:
             values = self._facts(observation)
-            try:
-                parts.append(self._facts_struct.pack(*values))
-            except struct.error:
-                raise ValueError(
-                    f"the facts function returned {len(values)} values, "
-                    f"not the declared {self.facts_size}"
-                ) from None
-        return array("f", b"".join(parts))
+            if type(values) is bytes:  # packed by the game: float32s, little-endian
+                if len(values) != 4 * self.facts_size:
+                    raise ValueError(
+                        f"the facts function returned {len(values)} bytes, "
+                        f"not the declared {self.facts_size} float32s ({4 * self.facts_size} bytes)"
+                    )
+                parts.append(values)
+            else:
+                try:
+                    parts.append(self._facts_struct.pack(*values))
+                except struct.error:
+                    raise ValueError(
+                        f"the facts function returned {len(values)} values, "
+                        f"not the declared {self.facts_size}"
+                    ) from None
+        return b"".join(parts)
 
 
 @final
