@@ -54,3 +54,50 @@ def test_facts_track_the_round() -> None:
     assert facts[latest : latest + 5] == [0.0, 0.0, 1.0, 0.0, 0.0]  # seat 2 played, from hand
     assert facts[latest + 5 : latest + 5 * LAST_PLAYS] == [0.0] * (5 * LAST_PLAYS - 5)
     assert all(-1.0 <= x <= 1.0 for x in facts)
+
+
+def test_remembered_round_facts_are_never_stale() -> None:
+    """Facts worked out once per round equal facts worked out afresh, with two games
+    played in turns (so equal rounds of different games meet in the memo)."""
+    import random
+
+    from cardcore_box import encoding
+
+    game = load_game("box")
+    rng = random.Random(5)
+    states = [game.initial_state(4, seed, dealer=0) for seed in (1, 2)]
+    seen = []
+    while any(game.current_player(s) is not None for s in states):
+        for i, state in enumerate(states):
+            if game.current_player(state) is None:
+                continue
+            for seat in (-1, 0, 1, 2, 3):
+                obs = game.observe(state, seat)
+                seen.append((obs, box_facts(obs)))
+            legal = game.legal_actions(state)
+            states[i] = game.apply(state, legal[rng.randrange(len(legal))])
+    assert len(seen) > 100
+    for obs, facts in seen:
+        encoding._ROUND_FACTS.clear()
+        assert box_facts(obs) == facts
+
+
+def test_packed_facts_are_the_facts_as_float32() -> None:
+    """The codec's packed facts are exactly ``box_facts`` packed, all through a game."""
+    import random
+    import struct
+
+    from cardcore_box.encoding import box_facts_bytes
+
+    game = load_game("box", preset="pagat")
+    rng = random.Random(2)
+    state = game.initial_state(4, 9)
+    checked = 0
+    while game.current_player(state) is not None:
+        for seat in (-1, 0, 1, 2, 3):
+            obs = game.observe(state, seat)
+            assert box_facts_bytes(obs) == struct.pack(f"<{FACTS_SIZE}f", *box_facts(obs))
+            checked += 1
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked > 50
