@@ -72,3 +72,31 @@ def test_facts_of_the_first_lay() -> None:
     assert facts[at + 3 : at + 6] == [1.0, 0.0, 0.0]  # seat 0 lays first
     assert facts[-(2 * 3 + 4) :] == [0.0] * (2 * 3 + 4)  # no turn resolved yet
     assert all(-1.0 <= x <= 1.0 for x in facts)
+
+
+def test_remembered_turn_facts_are_never_stale() -> None:
+    """Facts of the latest turn worked out once equal facts worked out afresh, with two
+    games played in turns."""
+    import random
+
+    from cardcore_nyuri import encoding
+
+    game = load_game("nyuri")
+    assert isinstance(game, Nyuri)
+    rng = random.Random(5)
+    states = [game.initial_state(3, seed, dealer=0) for seed in (1, 2)]
+    seen = []
+    encode = encoding.nyuri_codec(game, 3).encoding.encode
+    while any(game.current_player(s) is not None for s in states):
+        for i, state in enumerate(states):
+            if game.current_player(state) is None:
+                continue
+            for seat in (-1, 0, 1, 2):
+                obs = game.observe(state, seat)
+                seen.append((obs, encode(obs)))
+            legal = game.legal_actions(state)
+            states[i] = game.apply(state, legal[rng.randrange(len(legal))])
+    assert len(seen) > 100
+    for obs, encoded in seen:
+        encoding._TURN_FACTS.clear()
+        assert encode(obs) == encoded

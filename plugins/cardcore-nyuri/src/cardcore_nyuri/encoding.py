@@ -30,6 +30,7 @@ from cardcore_nyuri.game import (
     Steal,
     Swap,
     TakeBack,
+    TurnRecord,
     card_value,
 )
 
@@ -83,8 +84,8 @@ def action_key(action: NyuriAction) -> int:
 _SIMPLE: Final = (Decline, TakeBack, Swap)
 
 
-def _value(card: Card | None) -> int:
-    return 0 if card is None else card_value(card)
+_CARD_VALUE: Final = (0, *(card_value(Card.of(c)) for c in range(52)))
+"""Per card id + 1, its value (index 0: no card)."""
 
 
 def nyuri_facts(obs: NyuriObservation, turn_limit: int) -> list[float]:
@@ -102,26 +103,46 @@ def nyuri_facts(obs: NyuriObservation, turn_limit: int) -> list[float]:
     """
     n = obs.num_players
     hot = _SEAT_HOT[n]
-    out = [
+    known = obs.table.known
+    # The target and the bodyguard lie face up: their zones' known masks hold them.
+    value = _CARD_VALUE[known[1 + 2 * n].bit_length()] + _CARD_VALUE[known[2 + 2 * n].bit_length()]
+    return [
         *_PHASE_HOT[obs.phase],
         *hot[obs.dealer],
         *hot[obs.layer],
         scaled(obs.turn, turn_limit),
         scaled(obs.dead_turns, n),
         *[c / 52 for c in obs.counts],
-        (_value(obs.target) + _value(obs.guard)) / MAX_TARGET,
+        value / MAX_TARGET,
+        *_turn_facts(obs.last, n),
     ]
-    last = obs.last
+
+
+def _turn_facts(last: TurnRecord | None, n: int) -> tuple[float, ...]:
+    """The latest turn's facts, worked out once per turn.
+
+    The memo's entry holds the record, so its id cannot be reused while the entry lives.
+    """
     if last is None:
-        out += _NO_TURN[n]
-        return out
-    out += hot[last.winner]
-    out.append(1.0 if last.winner is None else 0.0)
-    out.append(1.0 if last.penalty else 0.0)
-    out += _RETURNED.get(last.returned, (0.0, 0.0))
-    drew = last.drew
-    out += [1.0 if s in drew else 0.0 for s in range(n)]
-    return out
+        return _NO_TURN[n]
+    hit = _TURN_FACTS.get(id(last))
+    if hit is not None and hit[0] is last:
+        return hit[1]
+    floats = (
+        *_SEAT_HOT[n][last.winner],
+        1.0 if last.winner is None else 0.0,
+        1.0 if last.penalty else 0.0,
+        *_RETURNED.get(last.returned, (0.0, 0.0)),
+        *[1.0 if s in last.drew else 0.0 for s in range(n)],
+    )
+    if len(_TURN_FACTS) >= _TURN_FACTS_LIMIT:
+        _TURN_FACTS.clear()
+    _TURN_FACTS[id(last)] = (last, floats)
+    return floats
+
+
+_TURN_FACTS: Final[dict[int, tuple[TurnRecord, tuple[float, ...]]]] = {}
+_TURN_FACTS_LIMIT: Final = 1 << 12
 
 
 def nyuri_codec(game: Nyuri, num_players: int) -> TableCodec[NyuriAction]:
