@@ -69,7 +69,9 @@ def _playouts(
     game: Game[Any, Any, Any], n: int, seconds: float, seed: int
 ) -> tuple[int, int, float, list[Any]]:
     """Random playouts for ``seconds``; return decisions, games, elapsed and sample states."""
-    rng = random.Random(seed)
+    # ``int(random() * k)`` picks uniformly (to within 2**-53) at half the cost of
+    # ``randrange``: the pick is the harness's work, not the game's.
+    uniform = random.Random(seed).random
     legal_actions, apply, current = game.legal_actions, game.apply, game.current_player
     decisions = games = 0
     samples: list[Any] = []
@@ -82,9 +84,9 @@ def _playouts(
         k = 0
         while current(state) is not None:
             legal = legal_actions(state)
-            state = apply(state, legal[rng.randrange(len(legal))])
+            state = apply(state, legal[int(uniform() * len(legal))])
             k += 1
-            if len(samples) < 200 and k % 7 == 3:
+            if k % 7 == 3 and len(samples) < 200:
                 samples.append(state)
         decisions += k
         games += 1
