@@ -217,6 +217,9 @@ def test_fast_deal_and_play_match_the_card_table() -> None:
             for i, zone in enumerate((HANDS[nd], HANDS[dealer]) * 3 + (TURNUP,)):
                 slow = slow.move(top[i], STOCK, zone)
             assert _fresh_deal(top, nd, dealer) == slow
+            # The deal inside the game builds the same table.
+            deck = [Card.of(c) for c in top] + [Card.of(c) for c in range(52) if c not in top]
+            assert g.start_hand(scores=(0, 0), dealer=dealer, deck=deck).table == slow
         if s.phase is Phase.PLAY and s.current is not None:
             for action in g.legal_actions(s):
                 assert isinstance(action, Play)

@@ -160,3 +160,27 @@ def test_fast_constructors_build_equal_frozen_values() -> None:
     assert e == Played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9)
     assert hash(e) == hash(Played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9))
     assert isinstance(fast, NoddyState) and isinstance(e, Played)
+
+
+def test_four_rank_show_parts_match_the_general_counter() -> None:
+    """The written-out rank parts of a 3-card hand and its turn-up equal the general ones."""
+    from itertools import combinations_with_replacement
+
+    from cardcore_noddy.scoring import ScoringRules, _rank_parts, _rank_parts4
+
+    for twentyfive in (False, True):
+        for runs in ("seed", "per_card"):
+            rules = ScoringRules(twentyfive=twentyfive, run_values=ScoringRules.run_table(runs))
+            for ranks in combinations_with_replacement(range(1, 14), 4):
+                assert _rank_parts4(ranks, rules) == _rank_parts(ranks, rules), ranks
+
+
+def test_plays_of_a_mask_are_the_plays_in_card_order() -> None:
+    """The legal plays built from a playable mask: one shared Play per card, by card id."""
+    from cardcore_noddy.game import _PLAY, _plays
+
+    rng = random.Random(5)
+    for size in (1, 2, 3, 4):
+        for _ in range(200):
+            ids = sorted(rng.sample(range(52), size))
+            assert _plays(sum(1 << c for c in ids)) == tuple(_PLAY[c] for c in ids)

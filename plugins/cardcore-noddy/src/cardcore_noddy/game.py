@@ -39,6 +39,11 @@ from cardcore import (
     rng_seed,
 )
 from cardcore_noddy.scoring import (
+    _FLUSH_KEY,
+    _HAND_KEY,
+    _SHOW_LOW,
+    _TURNUP_COUNTS,
+    _TURNUP_KEY,
     JACK_OF,
     PIP,
     SEQ,
@@ -535,6 +540,22 @@ _EVENT_CACHE: Final = 100_000
 """The two possible passes: events are immutable values, so one of each is shared."""
 
 
+def _plays(playable: int) -> tuple[NoddyAction, ...]:
+    """The shared plays of the cards of ``playable`` (1 to 3 cards of a hand), in card order."""
+    low = playable & -playable
+    rest = playable ^ low
+    first = _PLAY[low.bit_length() - 1]
+    if not rest:
+        return (first,)
+    mid = rest & -rest
+    rest ^= mid
+    if not rest:
+        return (first, _PLAY[mid.bit_length() - 1])
+    if rest & (rest - 1):
+        return tuple(_PLAY[c] for c in card_ids(playable))
+    return (first, _PLAY[mid.bit_length() - 1], _PLAY[rest.bit_length() - 1])
+
+
 def _layout_for(n: int) -> Layout:
     if n != 2:
         raise ValueError(f"noddy is for 2 players, not {n}")
@@ -798,7 +819,7 @@ class Noddy:
             playable = table.masks[HANDS[seat]] & _PLAYABLE[MAX_TOTAL - state.total]
             hit = _LEGAL.get(playable)
             if hit is None:
-                hit = _LEGAL[playable] = tuple(_PLAY[c] for c in card_ids(playable))
+                hit = _LEGAL[playable] = _plays(playable)
             return hit
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
         if (table.masks[HANDS[seat]] >> JACK_OF[SUIT[turnup]]) & 1:
@@ -999,9 +1020,14 @@ class Noddy:
                 state.hand,
                 state.events + (event,),  # noqa: RUF005 (one copy, no list)
             )
+        tm = table.masks
+        nd_hand, d_hand = (tm[2], tm[1]) if dealer == 0 else (tm[1], tm[2])
+        nd_show, d_show = show_keys(nd_hand, d_hand, turnup)
         return self._shows(
             table,
             turnup,
+            nd_show,
+            d_show,
             state.rng,
             dealer,
             scores,
@@ -1043,9 +1069,21 @@ class Noddy:
         """
         if top is None:
             top, rng = _draw7(rng)
+        # The table: _fresh_deal inlined (non-dealer's cards at 0, 2, 4, dealer's at 1, 3, 5).
+        a, b, c, d, e, f, turnup = top
+        nd_mask = (1 << a) | (1 << c) | (1 << e)
+        d_mask = (1 << b) | (1 << d) | (1 << f)
+        up = 1 << turnup
+        stock = _DECK ^ nd_mask ^ d_mask ^ up
         nd = 1 - dealer
-        table = _fresh_deal(top, nd, dealer)
-        turnup = top[6]
+        if nd:
+            table = new_table(
+                (LAYOUT, (stock, d_mask, nd_mask, up, 0), _NO_ORDERS, (d_mask | up, nd_mask | up))
+            )
+        else:
+            table = new_table(
+                (LAYOUT, (stock, nd_mask, d_mask, up, 0), _NO_ORDERS, (nd_mask | up, d_mask | up))
+            )
         hand += 1
         key = (hand << 7) | (dealer << 6) | turnup
         deal = self._deal_events.get(key)
@@ -1076,7 +1114,23 @@ class Noddy:
             return _new_state(
                 table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, events + new
             )
-        return self._shows(table, turnup, rng, dealer, scores, 0, _NOT_GONE, hand, events, new)
+        # Both show keys (scoring.show_keys) from the card ids: no bit scanning of masks.
+        t = _TURNUP_KEY[turnup]
+        counts = t & _TURNUP_COUNTS
+        knave = t >> 64
+        s = _HAND_KEY[a] + _HAND_KEY[c] + _HAND_KEY[e] + counts
+        nd_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+        if nd_mask & knave:
+            nd_show |= 1 << 48
+        s = _HAND_KEY[b] + _HAND_KEY[d] + _HAND_KEY[f] + counts
+        d_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+        if (t >> 57) & 1:
+            d_show |= 1 << 47
+        if d_mask & knave:
+            d_show |= 1 << 48
+        return self._shows(
+            table, turnup, nd_show, d_show, rng, dealer, scores, 0, _NOT_GONE, hand, events, new
+        )
 
     def _show(self, hand: int, turnup: int, dealer: bool) -> Breakdown:
         """:func:`show_mask` through a table keyed by :func:`show_key`."""
@@ -1088,19 +1142,33 @@ class Noddy:
 
     def _shown(self, seat: int, hand: int, turnup: int, dealer: bool, before: int) -> Shown:
         """The event of ``seat``'s show (ND-4.3) from a score of ``before``."""
-        key = (show_key(hand, turnup, dealer) * 2 + seat) * self._target + before
+        show = show_key(hand, turnup, dealer)
+        key = (show * 2 + seat) * self._target + before
         event = self._shown_events.get(key)
         if event is None:
-            show = self._show(hand, turnup, dealer)
-            event = Shown(seat, show.total, show.parts, before + show.total)
-            if 0 <= before < self._target and len(self._shown_events) < _EVENT_CACHE:
-                self._shown_events[key] = event
+            event = self._shown_by_key(key, show, seat, hand, turnup, dealer, before)
+        return event
+
+    def _shown_by_key(
+        self, key: int, show: int, seat: int, hand: int, turnup: int, dealer: bool, before: int
+    ) -> Shown:
+        """:meth:`_shown` on a miss, with its event key and :func:`show_key` already known."""
+        breakdown = self._shows_memo.get(show)
+        if breakdown is None:
+            breakdown = self._shows_memo[show] = show_mask(
+                hand, turnup, dealer=dealer, rules=self.rules
+            )
+        event = Shown(seat, breakdown.total, breakdown.parts, before + breakdown.total)
+        if 0 <= before < self._target and len(self._shown_events) < _EVENT_CACHE:
+            self._shown_events[key] = event
         return event
 
     def _shows(
         self,
         table: CardTable,
         turnup: int,
+        nd_show: int,
+        d_show: int,
         rng: int,
         dealer: int,
         scores: tuple[int, ...],
@@ -1110,23 +1178,26 @@ class Noddy:
         events: tuple[Event, ...],
         new: tuple[Event, ...],
     ) -> NoddyState:
-        """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play."""
+        """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play.
+
+        ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
+        """
         nd = 1 - dealer
-        masks = table.masks
         target = self._target
         cache = self._shown_events
-        # The two keys of _shown, computed together and looked up inline (the hot path).
+        # The event keys of _shown, looked up inline (the hot path).
         if nd:
-            nd_key, d_key = show_keys(masks[2], masks[1], turnup)
-            nd_key = (nd_key * 2 + 1) * target + scores[1]
-            d_key = d_key * 2 * target + scores[0]
+            nd_key = (nd_show * 2 + 1) * target + scores[1]
+            d_key = d_show * 2 * target + scores[0]
         else:
-            nd_key, d_key = show_keys(masks[1], masks[2], turnup)
-            nd_key = nd_key * 2 * target + scores[0]
-            d_key = (d_key * 2 + 1) * target + scores[1]
+            nd_key = nd_show * 2 * target + scores[0]
+            d_key = (d_show * 2 + 1) * target + scores[1]
         first = cache.get(nd_key)
         if first is None:
-            first = self._shown(nd, masks[HANDS[nd]], turnup, False, scores[nd])
+            masks = table.masks
+            first = self._shown_by_key(
+                nd_key, nd_show, nd, masks[HANDS[nd]], turnup, False, scores[nd]
+            )
         score = first.score
         if first.points:
             scores = _bump(scores, nd, score)
@@ -1145,7 +1216,10 @@ class Noddy:
             )
         second = cache.get(d_key)
         if second is None:
-            second = self._shown(dealer, masks[HANDS[dealer]], turnup, True, scores[dealer])
+            masks = table.masks
+            second = self._shown_by_key(
+                d_key, d_show, dealer, masks[HANDS[dealer]], turnup, True, scores[dealer]
+            )
         score = second.score
         if second.points:
             scores = _bump(scores, dealer, score)

@@ -147,9 +147,59 @@ _ACES: Final = sum(1 << c for c in range(52) if SEQ[c] == 1)
 _SUIT_BITS: Final = 0x1FFF
 
 
+def _rank_parts4(ranks: tuple[int, ...], rules: ScoringRules) -> tuple[tuple[str, int], ...]:
+    """:func:`_rank_parts` of 4 sorted ranks (3 in hand and the turn-up), written out."""
+    a, b, c, d = ranks
+    pa, pb, pc, pd = min(a, 10), min(b, 10), min(c, 10), min(d, 10)
+    sums = (
+        pa + pb,
+        pa + pc,
+        pa + pd,
+        pb + pc,
+        pb + pd,
+        pc + pd,
+        pa + pb + pc,
+        pa + pb + pd,
+        pa + pc + pd,
+        pb + pc + pd,
+        pa + pb + pc + pd,
+    )
+    parts: list[tuple[str, int]] = []
+    # Sorted ranks: equal ranks are neighbours, so the pairs are within runs of equals.
+    pairs = 2 * ((a == b) + (a == c) + (a == d) + (b == c) + (b == d) + (c == d))
+    if pairs:
+        parts.append((PAIRS, pairs))
+    fifteens = 2 * sums.count(15)
+    if fifteens:
+        parts.append((FIFTEENS, fifteens))
+    if rules.twentyfive:
+        twentyfives = 2 * sums.count(25)
+        if twentyfives:
+            parts.append((TWENTYFIVES, twentyfives))
+    if a + 1 == b and b + 1 == c and c + 1 == d:
+        parts.append((SEQUENCES, rules.run_values[4]))
+    else:
+        # Runs of 3 distinct consecutive ranks among the 4 combinations of 3 (sorted).
+        runs = (
+            (a + 1 == b and b + 1 == c)
+            + (a + 1 == b and b + 1 == d)
+            + (a + 1 == c and c + 1 == d)
+            + (b + 1 == c and c + 1 == d)
+        )
+        if runs:
+            parts.append((SEQUENCES, runs * rules.run_values[3]))
+    return tuple(parts)
+
+
 def _rank_base(key: int, rules: ScoringRules) -> Breakdown:
-    ranks = tuple(sorted(r for r in range(1, 14) for _ in range((key >> (3 * r)) & 7)))
-    base = rules._rank_cache[key] = Breakdown(_rank_parts(ranks, rules))
+    found: list[int] = []
+    for r in range(1, 14):
+        count = (key >> (3 * r)) & 7
+        if count:
+            found += [r] * count
+    ranks = tuple(found)
+    parts = _rank_parts4(ranks, rules) if len(ranks) == 4 else _rank_parts(ranks, rules)
+    base = rules._rank_cache[key] = Breakdown(parts, sum(p for _, p in parts))
     return base
 
 
