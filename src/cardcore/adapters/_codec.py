@@ -269,21 +269,33 @@ _CARD_ONE_HOT: Final = (*(_pack_bits(1 << c, CARD_BITS) for c in range(CARD_BITS
 _NO_CARD: Final = bytes(4 * CARD_BITS)
 
 
-_MASK_CACHE: dict[int, bytes] = {}
-"""Recently encoded masks: zones keep their masks for many steps, so most lookups hit."""
 _MASK_CACHE_LIMIT: Final = 1 << 14
 _SUIT_FLOATS: list[bytes] = []
 """Per 13-bit value (one suit of a mask), its bits as float32s; filled on first use."""
 
 
+class _MaskBytes(dict[int, bytes]):
+    """Card masks as 52 float32s, packed on first use and forgotten when too many.
+
+    Zones keep their masks for many steps, so most lookups hit; a hit is a plain dict
+    lookup (``map(_MASK_CACHE.__getitem__, masks)`` runs in C), a miss packs the mask.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, mask: int) -> bytes:
+        if len(self) >= _MASK_CACHE_LIMIT:
+            self.clear()
+        out = self[mask] = _pack_mask(mask)
+        return out
+
+
+_MASK_CACHE: Final = _MaskBytes()
+
+
 def _mask_floats(mask: int) -> bytes:
     """A 52-card mask as 52 float32s (card id order)."""
-    out = _MASK_CACHE.get(mask)
-    if out is None:
-        if len(_MASK_CACHE) >= _MASK_CACHE_LIMIT:
-            _MASK_CACHE.clear()
-        out = _MASK_CACHE[mask] = _pack_mask(mask)
-    return out
+    return _MASK_CACHE[mask]
 
 
 def _pack_mask(mask: int) -> bytes:
@@ -441,15 +453,14 @@ class TableEncoding:
             ValueError: the facts function returned the wrong number of values.
         """
         view: TableView = observation.table
-        get = _MASK_CACHE.get
         known = view.known
         if self._every_zone:
-            parts = [get(m) or _mask_floats(m) for m in known]
+            parts = list(map(_MASK_CACHE.__getitem__, known))
             parts += map(self._sizes.__getitem__, view.sizes)
         else:
             sizes = view.sizes
             zones = self._zones
-            parts = [get(known[z]) or _mask_floats(known[z]) for z in zones]
+            parts = [_MASK_CACHE[known[z]] for z in zones]
             parts += [self._sizes[sizes[z]] for z in zones]
         for z, count, top in self._slots:
             order = view.orders[z]
