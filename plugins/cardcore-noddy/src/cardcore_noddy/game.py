@@ -535,8 +535,6 @@ _PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for ro
 _CARD: Final = tuple(Card.of(i) for i in range(52))
 _NOT_GONE: Final = (False, False)
 _KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
-_EVENT_CACHE: Final = 100_000
-"""At most this many shared show events are kept per game object."""
 """The two possible passes: events are immutable values, so one of each is shared."""
 
 
@@ -697,8 +695,6 @@ class Noddy:
         self._awards = award_table(self.rules)
         self._shows_memo: dict[int, Breakdown] = {}
         """Shows by :func:`show_key` (a few thousand keys at most)."""
-        self._shown_events: dict[int, Shown] = {}
-        """Show events by show key, seat and score before (immutable, so shared)."""
         self._last_events: dict[int, LastCard] = {}
         """Last-card events by score and seat (immutable, so shared)."""
         self._deal_events: dict[int, Deal] = {}
@@ -845,7 +841,7 @@ class Noddy:
             raise IllegalActionError(action, "the game is over")
         table = state.table
         if state.phase is _PLAYING:
-            if not isinstance(action, Play):
+            if type(action) is not Play:  # Play is final: the same as isinstance
                 raise IllegalActionError(
                     action, self._why_not_in_play(state, action), self.legal_actions(state)
                 )
@@ -883,7 +879,9 @@ class Noddy:
             score = scores[seat] + points
             if points:
                 scores = (score, scores[1]) if seat == 0 else (scores[0], score)
-            played = _new_played(seat, _CARD[card], total, points, parts, score)
+            # _new_played and (below) _new_state inlined: the slot twins, one call each.
+            played: Any = _PlayedSlots(seat, _CARD[card], total, points, parts, score)
+            played.__class__ = Played
             gone = state.gone
             if score >= self._target:
                 return _new_state(
@@ -902,7 +900,7 @@ class Noddy:
             opp = 1 - seat
             opp_hand = masks[2 - seat]
             if opp_hand & room:
-                return _new_state(
+                after: Any = _StateSlots(
                     table,
                     state.rng,
                     state.dealer,
@@ -914,6 +912,8 @@ class Noddy:
                     state.hand,
                     state.events + (played,),  # noqa: RUF005 (one copy, no list)
                 )
+                after.__class__ = NoddyState
+                return after  # type: ignore[no-any-return]
             new: tuple[Event, ...] = (played,)
             if opp_hand and not gone[opp]:
                 gone = _flag(gone, opp)
@@ -1140,28 +1140,12 @@ class Noddy:
             show = self._shows_memo[key] = show_mask(hand, turnup, dealer=dealer, rules=self.rules)
         return show
 
-    def _shown(self, seat: int, hand: int, turnup: int, dealer: bool, before: int) -> Shown:
-        """The event of ``seat``'s show (ND-4.3) from a score of ``before``."""
-        show = show_key(hand, turnup, dealer)
-        key = (show * 2 + seat) * self._target + before
-        event = self._shown_events.get(key)
-        if event is None:
-            event = self._shown_by_key(key, show, seat, hand, turnup, dealer, before)
-        return event
-
-    def _shown_by_key(
-        self, key: int, show: int, seat: int, hand: int, turnup: int, dealer: bool, before: int
-    ) -> Shown:
-        """:meth:`_shown` on a miss, with its event key and :func:`show_key` already known."""
-        breakdown = self._shows_memo.get(show)
-        if breakdown is None:
-            breakdown = self._shows_memo[show] = show_mask(
-                hand, turnup, dealer=dealer, rules=self.rules
-            )
-        event = Shown(seat, breakdown.total, breakdown.parts, before + breakdown.total)
-        if 0 <= before < self._target and len(self._shown_events) < _EVENT_CACHE:
-            self._shown_events[key] = event
-        return event
+    def _show_by_key(self, show: int, hand: int, turnup: int, dealer: bool) -> Breakdown:
+        """:meth:`_show` on a miss of the table, with the :func:`show_key` already known."""
+        breakdown = self._shows_memo[show] = show_mask(
+            hand, turnup, dealer=dealer, rules=self.rules
+        )
+        return breakdown
 
     def _shows(
         self,
@@ -1183,21 +1167,13 @@ class Noddy:
         ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
         """
         nd = 1 - dealer
-        target = self._target
-        cache = self._shown_events
-        # The event keys of _shown, looked up inline (the hot path).
-        if nd:
-            nd_key = (nd_show * 2 + 1) * target + scores[1]
-            d_key = d_show * 2 * target + scores[0]
-        else:
-            nd_key = nd_show * 2 * target + scores[0]
-            d_key = (d_show * 2 + 1) * target + scores[1]
-        first = cache.get(nd_key)
-        if first is None:
-            masks = table.masks
-            first = self._shown_by_key(
-                nd_key, nd_show, nd, masks[HANDS[nd]], turnup, False, scores[nd]
-            )
+        memo = self._shows_memo
+        # The events are built each time: with the score in them, a table of events
+        # would mostly miss (tens of thousands of keys); the breakdowns are few.
+        show = memo.get(nd_show)
+        if show is None:
+            show = self._show_by_key(nd_show, table.masks[HANDS[nd]], turnup, False)
+        first = Shown(nd, show.total, show.parts, scores[nd] + show.total)
         score = first.score
         if first.points:
             scores = _bump(scores, nd, score)
@@ -1214,12 +1190,10 @@ class Noddy:
                 hand,
                 (*events, *new, first, Won(nd, score)),
             )
-        second = cache.get(d_key)
-        if second is None:
-            masks = table.masks
-            second = self._shown_by_key(
-                d_key, d_show, dealer, masks[HANDS[dealer]], turnup, True, scores[dealer]
-            )
+        show = memo.get(d_show)
+        if show is None:
+            show = self._show_by_key(d_show, table.masks[HANDS[dealer]], turnup, True)
+        second = Shown(dealer, show.total, show.parts, scores[dealer] + show.total)
         score = second.score
         if second.points:
             scores = _bump(scores, dealer, score)
