@@ -535,6 +535,8 @@ _PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for ro
 _CARD: Final = tuple(Card.of(i) for i in range(52))
 _NOT_GONE: Final = (False, False)
 _KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
+_GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
+"""Every go, by ``seat * 32 + total``: events are immutable values, so each is shared."""
 """The two possible passes: events are immutable values, so one of each is shared."""
 
 
@@ -870,10 +872,12 @@ class Noddy:
                 if seat == 0
                 else (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
             )
-            table = new_table((LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit)))
             code = self._total_codes[total]
-            if len(pile) > 1:
+            n = len(pile)
+            if n > 2:
                 code += pile_code(pile)
+            elif n == 2 and SEQ[pile[0]] == SEQ[card]:
+                code += 49  # pile_code of two cards: a pair, or nothing
             parts, points = self._awards[code]
             scores = state.scores
             score = scores[seat] + points
@@ -885,7 +889,7 @@ class Noddy:
             gone = state.gone
             if score >= self._target:
                 return _new_state(
-                    table,
+                    new_table((LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))),
                     state.rng,
                     state.dealer,
                     scores,
@@ -901,7 +905,7 @@ class Noddy:
             opp_hand = masks[2 - seat]
             if opp_hand & room:
                 after: Any = _StateSlots(
-                    table,
+                    new_table((LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))),
                     state.rng,
                     state.dealer,
                     scores,
@@ -916,11 +920,13 @@ class Noddy:
                 return after  # type: ignore[no-any-return]
             new: tuple[Event, ...] = (played,)
             if opp_hand and not gone[opp]:
-                gone = _flag(gone, opp)
-                new = (played, Go(opp, total))
+                gone = (True, gone[1]) if opp == 0 else (gone[0], True)
+                new = (played, _GO[opp * 32 + total])
+            # The table is built only if the hand goes on or the game ends: a new deal
+            # gathers every card anyway.
             if masks[hand] & room:
                 return _new_state(
-                    table,
+                    new_table((LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))),
                     state.rng,
                     state.dealer,
                     scores,
@@ -941,7 +947,9 @@ class Noddy:
                 new = (*new, last)
                 if score >= self._target:
                     return _new_state(
-                        table,
+                        new_table(
+                            (LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))
+                        ),
                         state.rng,
                         state.dealer,
                         scores,
@@ -1381,10 +1389,6 @@ class Noddy:
 
 def _bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
     return (score, scores[1]) if seat == 0 else (scores[0], score)
-
-
-def _flag(gone: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
-    return (True, gone[1]) if seat == 0 else (gone[0], True)
 
 
 def _mask(ids: Sequence[int]) -> int:
