@@ -184,3 +184,25 @@ def test_plays_of_a_mask_are_the_plays_in_card_order() -> None:
         for _ in range(200):
             ids = sorted(rng.sample(range(52), size))
             assert _plays(sum(1 << c for c in ids)) == tuple(_PLAY[c] for c in ids)
+
+
+def test_show_events_built_from_slots_are_ordinary_events() -> None:
+    """Shows built by filling slots equal, hash and print like ``Shown(...)``."""
+    for preset in ("default", "historical"):
+        g = Noddy(PRESETS[preset])
+        rng = random.Random(3)
+        seen = 0
+        for seed in range(20):
+            s = g.initial_state(2, seed)
+            while s.current is not None:
+                actions = g.legal_actions(s)
+                s = g.apply(s, actions[int(rng.random() * len(actions))])
+            for e in s.events:
+                if isinstance(e, Shown):
+                    plain = Shown(e.seat, e.points, e.parts, e.score)
+                    assert type(e) is Shown and e == plain and hash(e) == hash(plain)
+                    assert repr(e) == repr(plain)
+                    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                        e.score = 0  # type: ignore[misc]
+                    seen += 1
+        assert seen > 20
