@@ -1,0 +1,91 @@
+"""Count CPU instructions per random-play decision under valgrind, for one game and preset.
+
+Wall-clock rates on a shared machine move by a third from run to run; instruction counts
+do not. To judge a change of a few percent, compare counts before and after::
+
+    .venv/bin/python benchmarks/instructions.py nyuri --preset pagat --games 100
+
+The script runs itself twice under ``valgrind --tool=callgrind`` (valgrind must be
+installed): once playing no game (imports and a warm-up only) and once playing
+``--games`` seeded random games, and prints the difference divided by the decisions
+played. Both runs warm the game's caches with the same few games first. A decision is
+one ``legal_actions`` plus one ``apply``, as in ``cardcore bench``; the random pick and
+the deals are included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from cardcore import load_game
+
+
+def play(game_id: str, preset: str, first: int, count: int) -> int:
+    """Play ``count`` random games from seed ``first``; return the decisions made."""
+    game = load_game(game_id, preset=preset)
+    n = game.max_players
+    uniform = random.Random(0).random
+    decisions = 0
+    for seed in range(first, first + count):
+        state = game.initial_state(n, seed)
+        while game.current_player(state) is not None:
+            legal = game.legal_actions(state)
+            state = game.apply(state, legal[int(uniform() * len(legal))])
+            decisions += 1
+    return decisions
+
+
+def _count(args: argparse.Namespace, games: int) -> tuple[int, int]:
+    """Run this script under callgrind; return (instructions, decisions)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={os.path.join(tmp, 'out')}",
+            sys.executable,
+            __file__,
+            args.game,
+            "--preset",
+            args.preset,
+            "--games",
+            str(games),
+            "--inner",
+        ]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        # A fixed command (valgrind running this script), not user input.
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)  # noqa: S603
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind printed no instruction count:\n{done.stderr[-2000:]}")
+    return int(found.group(1)), int(done.stdout.split()[-1])
+
+
+def main() -> None:
+    """Print instructions per decision (or, with ``--inner``, play and print decisions)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game", help="an installed game id")
+    ap.add_argument("--preset", default="default")
+    ap.add_argument("--games", type=int, default=100, help="seeded games to count (default 100)")
+    ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.inner:  # the run under valgrind
+        play(args.game, args.preset, 1_000_000, 5)  # warm-up, in both runs
+        print(play(args.game, args.preset, 0, args.games))
+        return
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (it counts the instructions)")
+    base, _ = _count(args, 0)
+    total, decisions = _count(args, args.games)
+    per = (total - base) / max(1, decisions)
+    print(f"{args.game} {args.preset}: {decisions} decisions, {per:,.0f} instructions each")
+
+
+if __name__ == "__main__":
+    main()
