@@ -1164,6 +1164,30 @@ class Noddy:
         )
         return breakdown
 
+    def _shown(
+        self,
+        seat: int,
+        key: int,
+        hand: int,
+        turnup: int,
+        scores: tuple[int, ...],
+        *,
+        dealer: bool = False,
+    ) -> tuple[Shown, tuple[int, ...]]:
+        """One seat's show event (slots filled directly) and the scores after it."""
+        # The events are built each time: with the score in them, a table of events
+        # would mostly miss (tens of thousands of keys); the breakdowns are few.
+        show = self._shows_memo.get(key)
+        if show is None:
+            show = self._show_by_key(key, hand, turnup, dealer)
+        event: Any = _new_object(Shown)
+        score = scores[seat] + show.total
+        _SHOWN_SEAT(event, seat)
+        _SHOWN_POINTS(event, show.total)
+        _SHOWN_PARTS(event, show.parts)
+        _SHOWN_SCORE(event, score)
+        return event, (_bump(scores, seat, score) if show.total else scores)
+
     def _shows(
         self,
         table: CardTable,
@@ -1184,21 +1208,8 @@ class Noddy:
         ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
         """
         nd = 1 - dealer
-        memo = self._shows_memo
-        # The events are built each time: with the score in them, a table of events
-        # would mostly miss (tens of thousands of keys); the breakdowns are few.
-        show = memo.get(nd_show)
-        if show is None:
-            show = self._show_by_key(nd_show, table.masks[HANDS[nd]], turnup, False)
-        first: Any = _new_object(Shown)
-        _SHOWN_SEAT(first, nd)
-        _SHOWN_POINTS(first, show.total)
-        _SHOWN_PARTS(first, show.parts)
-        _SHOWN_SCORE(first, scores[nd] + show.total)
-        score = first.score
-        if first.points:
-            scores = _bump(scores, nd, score)
-        if score >= self._target:
+        first, scores = self._shown(nd, nd_show, table.masks[HANDS[nd]], turnup, scores)
+        if first.score >= self._target:
             return _new_state(
                 table,
                 rng,
@@ -1209,20 +1220,12 @@ class Noddy:
                 total,
                 gone,
                 hand,
-                (*events, *new, first, Won(nd, score)),
+                (*events, *new, first, Won(nd, first.score)),
             )
-        show = memo.get(d_show)
-        if show is None:
-            show = self._show_by_key(d_show, table.masks[HANDS[dealer]], turnup, True)
-        second: Any = _new_object(Shown)
-        _SHOWN_SEAT(second, dealer)
-        _SHOWN_POINTS(second, show.total)
-        _SHOWN_PARTS(second, show.parts)
-        _SHOWN_SCORE(second, scores[dealer] + show.total)
-        score = second.score
-        if second.points:
-            scores = _bump(scores, dealer, score)
-        if score >= self._target:
+        second, scores = self._shown(
+            dealer, d_show, table.masks[HANDS[dealer]], turnup, scores, dealer=True
+        )
+        if second.score >= self._target:
             return _new_state(
                 table,
                 rng,
@@ -1233,7 +1236,7 @@ class Noddy:
                 total,
                 gone,
                 hand,
-                (*events, *new, first, second, Won(dealer, score)),
+                (*events, *new, first, second, Won(dealer, second.score)),
             )
         # Step 4 (ND-4.4): the non-dealer plays first.
         return _new_state(
