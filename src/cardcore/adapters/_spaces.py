@@ -14,7 +14,7 @@ from gymnasium import spaces
 
 from cardcore._game import Game
 from cardcore._host import PluginHost, default_host
-from cardcore.adapters._codec import Codec, TableCodec
+from cardcore.adapters._codec import Codec, TableCodec, legal_indices
 from cardcore.adapters._registry import CodecRegistry, default_registry
 
 __all__ = ["ObsDict", "ObservationEncoder", "observation_space", "resolve"]
@@ -39,41 +39,29 @@ def observation_space(codec: Codec) -> spaces.Dict:
 class ObservationEncoder:
     """Turns cardcore observations into fresh numpy observation dicts for one codec."""
 
-    __slots__ = ("_bytes", "_codec", "_encode", "_indices", "_n", "action_at")
+    __slots__ = ("_bytes", "_codec", "_encode", "_n", "action_at")
 
     def __init__(self, codec: Codec) -> None:
         self._codec = codec
         self._n = codec.num_actions
         self._encode: Callable[[Any], Sequence[float]] = codec.encode
         self._bytes: Callable[[Any], bytes] | None = None
-        self._indices: Callable[[Any], list[int]] = self._lookup_each
         self.action_at: Callable[[int], Any] = codec.action_at
         """The codec's ``action_at`` (without the wrapper layer for a TableCodec)."""
         if isinstance(codec, TableCodec):  # skip the wrapper layers in the hot path
             self._bytes = codec.encoding.encode_bytes
-            self._indices = codec.actions.indices
             self.action_at = codec.actions.at
-
-    def _lookup_each(self, legal: Sequence[Any]) -> list[int]:
-        index = self._codec.action_index
-        return [index(a) for a in legal]
 
     def __call__(self, observation: Any) -> ObsDict:
         """The encoding and the action mask of the observation (new arrays every call)."""
         mask = np.zeros(self._n, np.int8)
-        legal = observation.legal_actions
-        if legal:
-            try:
-                indices = self._indices(legal)
-                if len(indices) > 16:  # one fancy assignment beats many item assignments
-                    mask[indices] = 1
-                else:
-                    for i in indices:
-                        mask[i] = 1
-            except (KeyError, TypeError, AttributeError):
-                for a in legal:
-                    self._codec.action_index(a)  # raises with the codec's own message
-                raise
+        if observation.legal_actions:
+            indices = legal_indices(self._codec, observation)
+            if len(indices) > 16:  # one fancy assignment beats many item assignments
+                mask[indices] = 1
+            else:
+                for i in indices:
+                    mask[i] = 1
         if self._bytes is not None:
             # A fresh bytearray is writable and owned by the array alone: no copy by numpy.
             encoded = np.frombuffer(bytearray(self._bytes(observation)), np.float32)
