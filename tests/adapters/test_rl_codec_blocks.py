@@ -150,7 +150,7 @@ def test_a_full_memo_starts_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_encode_bytes_is_the_encoding_as_float32() -> None:
-    """``encode_bytes`` and ``encode`` give the same numbers (for numpy's frombuffer)."""
+    """``encode_bytes``, ``encode_buffer``, ``encode_parts`` and ``encode`` agree."""
     from array import array
 
     game = load_game("highcard")
@@ -163,6 +163,11 @@ def test_encode_bytes_is_the_encoding_as_float32() -> None:
         raw = enc.encode_bytes(obs)
         assert len(raw) == 4 * enc.size
         assert array("f", raw) == enc.encode(obs)
+        assert b"".join(enc.encode_parts(obs)) == raw
+        buffer = enc.encode_buffer(obs)
+        assert type(buffer) is bytearray
+        assert buffer == raw
+        assert buffer is not enc.encode_buffer(obs)
 
 
 def test_one_hot_and_scaled() -> None:

@@ -110,6 +110,24 @@ def test_mask_is_the_legal_actions_of_the_seat_to_move(registry: CodecRegistry) 
     assert turns == 4 * 3
 
 
+def test_observations_are_fresh_writable_arrays(registry: CodecRegistry) -> None:
+    """Each call returns new arrays an agent may change without touching the next ones."""
+    e = env("highcard", 2, registry=registry)
+    e.reset(seed=5)
+    agent = e.agent_selection
+    first = e.observe(agent)
+    second = e.observe(agent)
+    for key in ("observation", "action_mask"):
+        assert first[key].flags.writeable
+        assert not np.shares_memory(first[key], second[key])
+        first[key][:] = 0
+    assert second["action_mask"].any()
+    assert second["observation"].any()
+    third = e.observe(agent)
+    assert np.array_equal(third["action_mask"], second["action_mask"])
+    assert np.array_equal(third["observation"], second["observation"])
+
+
 def test_rewards_are_the_outcome_at_the_end(registry: CodecRegistry) -> None:
     """Nothing is paid until the end; then each agent's reward is Outcome.reward(seat)."""
     e = env("highcard", 3, registry=registry)

@@ -56,10 +56,11 @@ def test_facts_track_the_round() -> None:
     assert all(-1.0 <= x <= 1.0 for x in facts)
 
 
-def test_remembered_round_facts_are_never_stale() -> None:
-    """Facts worked out once per round equal facts worked out afresh, with two games
-    played in turns (so equal rounds of different games meet in the memo)."""
+def test_packed_fact_tables_are_never_stale() -> None:
+    """Packed facts equal the facts worked out afresh, with two games played in turns
+    (so the packed tables serve both) and with the tables emptied before each check."""
     import random
+    import struct
 
     from cardcore_box import encoding
 
@@ -73,13 +74,16 @@ def test_remembered_round_facts_are_never_stale() -> None:
                 continue
             for seat in (-1, 0, 1, 2, 3):
                 obs = game.observe(state, seat)
-                seen.append((obs, box_facts(obs)))
+                seen.append((obs, encoding.box_facts_bytes(obs)))
             legal = game.legal_actions(state)
             states[i] = game.apply(state, legal[rng.randrange(len(legal))])
     assert len(seen) > 100
-    for obs, facts in seen:
-        encoding._ROUND_FACTS.clear()
-        assert box_facts(obs) == facts
+    assert any(obs.last_round is not None and obs.last_round.eliminated for obs, _ in seen)
+    for obs, packed in seen:
+        for table in (encoding._OUT_BYTES, encoding._ELIMINATED_BYTES, encoding._DRAW_BYTES):
+            table.clear()
+        assert packed == encoding.box_facts_bytes(obs)
+        assert packed == struct.pack(f"<{FACTS_SIZE}f", *box_facts(obs))
 
 
 def test_packed_facts_are_the_facts_as_float32() -> None:

@@ -291,6 +291,8 @@ class _MaskBytes(dict[int, bytes]):
 
 
 _MASK_CACHE: Final = _MaskBytes()
+_BUFFER: Final = bytearray()
+"""Joins parts into a new ``bytearray`` (``bytearray.join`` never changes this one)."""
 
 
 def _mask_floats(mask: int) -> bytes:
@@ -452,6 +454,22 @@ class TableEncoding:
         Raises:
             ValueError: the facts function returned the wrong number of values.
         """
+        return b"".join(self.encode_parts(observation))
+
+    def encode_buffer(self, observation: Any) -> bytearray:
+        """The encoding as a fresh, writable ``bytearray`` (what the environments wrap).
+
+        Raises:
+            ValueError: the facts function returned the wrong number of values.
+        """
+        return _BUFFER.join(self.encode_parts(observation))
+
+    def encode_parts(self, observation: Any) -> list[bytes]:
+        """The encoding in pieces whose concatenation is :meth:`encode_bytes`.
+
+        Raises:
+            ValueError: the facts function returned the wrong number of values.
+        """
         view: TableView = observation.table
         known = view.known
         if self._every_zone:
@@ -488,7 +506,7 @@ class TableEncoding:
                         f"the facts function returned {len(values)} values, "
                         f"not the declared {self.facts_size}"
                     ) from None
-        return b"".join(parts)
+        return parts
 
 
 @final

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
 from cardcore import DECK_52
@@ -86,42 +86,68 @@ def box_facts(obs: BoxObservation) -> list[float]:
         from a box; and the last round's winner, ending, stuck player, eliminations and
         per seat the cards drawn into hand and box.
     """
-    out: list[float] = []
-    for floats, _ in _facts_parts(obs):
-        out += floats
-    return out
+    plays, recent = _plays(obs)
+    return [
+        *_round_head(obs),
+        *plays[0],
+        *recent[0],
+        *_round_tail(obs.last_round),
+    ]
 
 
 def box_facts_bytes(obs: BoxObservation) -> bytes:
     """:func:`box_facts` packed as little-endian float32s, as the codec uses them.
 
-    Each part is packed once (per round, per count of box plays, per latest plays), so
-    an environment step joins four byte strings instead of packing 55 floats.
+    Every piece (a seat one-hot, the round number, who is out, the box plays, the latest
+    plays, the last round's draws) is looked up already packed, so a step joins a dozen
+    byte strings instead of packing 55 floats. Nothing is remembered between calls:
+    Box rounds are a handful of plays long, so a per-round memo would mostly miss.
     """
-    head, plays, recent, tail = _facts_parts(obs)
-    return b"".join((head[1], plays[1], recent[1], tail[1]))
+    plays, recent = _plays(obs)
+    last = obs.last_round
+    if last is None:
+        tail = _NO_ROUND_BYTES
+    else:
+        tail = b"".join(
+            (
+                _SEAT_BYTES[last.winner],
+                _ENDING_BYTES[last.ending],
+                _SEAT_BYTES[last.stuck],
+                _ELIMINATED_BYTES[last.eliminated],
+                _DRAW_BYTES[last.hand_draws],
+                _DRAW_BYTES[last.box_draws],
+            )
+        )
+    return b"".join(
+        (
+            _SEAT_BYTES[obs.dealer],
+            _ROUND_BYTES[obs.round if obs.round < ROUNDS_SCALE else ROUNDS_SCALE],
+            _SEAT_BYTES[obs.leader],
+            _DIRECTION_BYTES[obs.direction],
+            _OUT_BYTES[obs.out],
+            plays[1],
+            recent[1],
+            tail,
+        )
+    )
 
 
 _Part = tuple[tuple[float, ...], bytes]
 """Some facts, as floats and packed as float32s."""
 
 
+def _pack(floats: Iterable[float]) -> bytes:
+    values = tuple(floats)
+    return struct.pack(f"<{len(values)}f", *values)
+
+
 def _part(values: Iterable[float]) -> _Part:
     floats = tuple(values)
-    return floats, struct.pack(f"<{len(floats)}f", *floats)
+    return floats, _pack(floats)
 
 
-def _facts_parts(obs: BoxObservation) -> tuple[_Part, _Part, _Part, _Part]:
-    """The facts in four parts: the round's, the box plays', the latest plays', the last round's."""
-    # What stays the same for a whole round is worked out once per round; the key holds
-    # the last round's id, and the entry the round itself, so the id cannot be reused.
-    last = obs.last_round
-    key = (obs.dealer, obs.round, obs.leader, obs.direction, obs.out, id(last))
-    hit = _ROUND_FACTS.get(key)
-    if hit is None or hit[0] is not last:
-        if len(_ROUND_FACTS) >= _ROUND_FACTS_LIMIT:
-            _ROUND_FACTS.clear()
-        hit = _ROUND_FACTS[key] = (last, _part(_round_head(obs)), _part(_round_tail(last)))
+def _plays(obs: BoxObservation) -> tuple[_Part, _Part]:
+    """The facts of this round's box plays per seat, and of the latest table cards."""
     played_by, from_box = obs.played_by, obs.from_box
     if True in from_box:
         plays = [0, 0, 0, 0]
@@ -131,8 +157,7 @@ def _facts_parts(obs: BoxObservation) -> tuple[_Part, _Part, _Part, _Part]:
         box_plays = _BOX_PLAYS[tuple(p if p < BOX_SIZE else BOX_SIZE for p in plays)]
     else:
         box_plays = _NO_BOX_PLAYS
-    recent = _RECENT[played_by[-LAST_PLAYS:], from_box[-LAST_PLAYS:]]
-    return hit[1], box_plays, recent, hit[2]
+    return box_plays, _RECENT[played_by[-LAST_PLAYS:], from_box[-LAST_PLAYS:]]
 
 
 def _round_head(obs: BoxObservation) -> tuple[float, ...]:
@@ -158,10 +183,34 @@ def _round_tail(last: RoundResult | None) -> tuple[float, ...]:
     )
 
 
-_ROUND_FACTS: Final[dict[tuple[object, ...], tuple[RoundResult | None, _Part, _Part]]] = {}
-"""Per round (dealer, number, leader, direction, who is out, the last round's id): the
-last round, and the facts before and after the round's plays."""
-_ROUND_FACTS_LIMIT: Final = 1 << 12
+class _Packed(dict[tuple[int, ...], bytes]):
+    """Per tuple of seat numbers, its facts packed; filled on first use, bounded."""
+
+    __slots__ = ("_floats",)
+
+    def __init__(self, floats: Callable[[tuple[int, ...]], Iterable[float]]) -> None:
+        super().__init__()
+        self._floats = floats
+
+    def __missing__(self, key: tuple[int, ...]) -> bytes:
+        if len(self) >= _PACKED_LIMIT:
+            self.clear()
+        out = self[key] = _pack(self._floats(key))
+        return out
+
+
+_PACKED_LIMIT: Final = 1 << 12
+_SEAT_BYTES: Final = {s: _pack(hot) for s, hot in _SEAT_HOT.items()}
+_ENDING_BYTES: Final = {e: _pack(hot) for e, hot in _ENDING_HOT.items()}
+_ROUND_BYTES: Final = tuple(_pack([scaled(r, ROUNDS_SCALE)]) for r in range(ROUNDS_SCALE + 1))
+_DIRECTION_BYTES: Final = {d: _pack([float(d)]) for d in (1, -1)}
+_OUT_BYTES: Final = _Packed(lambda out: [1.0 if r else 0.0 for r in out])
+"""Per ``out`` (the round each seat went out in, 0 while in): who is out."""
+_ELIMINATED_BYTES: Final = _Packed(
+    lambda gone: [1.0 if s in gone else 0.0 for s in range(NUM_PLAYERS)]
+)
+_DRAW_BYTES: Final = _Packed(lambda draws: [_QUARTERS[min(d, 4)] for d in draws])
+_NO_ROUND_BYTES: Final = _pack(_NO_ROUND)
 _BOX_PLAYS: Final = {
     counts: _part(_QUARTERS[c] for c in counts)
     for counts in itertools.product(range(BOX_SIZE + 1), repeat=NUM_PLAYERS)
