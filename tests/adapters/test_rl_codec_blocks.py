@@ -14,6 +14,7 @@ from cardcore import DECK_52, Card, load_game, parse_card
 from cardcore.adapters import (
     ActionIndex,
     Codec,
+    PackedFacts,
     Slots,
     TableCodec,
     TableEncoding,
@@ -321,3 +322,35 @@ def test_facts_may_come_packed() -> None:
     wrong = TableEncoding.for_game(game, 2, facts=lambda o: [0.0], facts_size=2)
     with pytest.raises(ValueError, match="returned 1 values, not the declared 2"):
         wrong.encode(obs)
+
+
+def test_packed_facts_pack_once_per_record_object() -> None:
+    """PackedFacts packs a record once while the same object comes back, and packs any
+    other object afresh (an equal-looking record of another game never gets stale bytes)."""
+    import struct
+
+    calls: list[object] = []
+
+    def floats(record: list[int]) -> list[float]:
+        calls.append(record)
+        return [record[0] / 10, record[1] / 10]
+
+    packer = PackedFacts(floats, 2)
+    first = [1, 2]
+    assert packer(first) == struct.pack("<2f", 0.1, 0.2)
+    assert packer(first) == struct.pack("<2f", 0.1, 0.2)
+    assert calls == [first]
+    first[0] = 5  # never done with frozen records; shows the answer is by identity
+    assert packer(first) == struct.pack("<2f", 0.1, 0.2)
+    assert packer([5, 2]) == struct.pack("<2f", 0.5, 0.2)
+    assert len(calls) == 2
+    assert repr(packer) == "PackedFacts(size=2)"
+
+
+def test_packed_facts_refuse_wrong_sizes() -> None:
+    """A wrong count names both numbers; a size below one is refused at once."""
+    packer: PackedFacts[object] = PackedFacts(lambda r: [0.0, 0.0, 0.0], 2)
+    with pytest.raises(ValueError, match="returned 3 values, not the declared 2"):
+        packer(object())
+    with pytest.raises(ValueError, match="size must be >= 1"):
+        PackedFacts(lambda r: [], 0)

@@ -54,3 +54,31 @@ def test_facts_of_the_first_decision() -> None:
     assert facts[at + 4] == pytest.approx(1 / 420)  # deal 1
     assert facts[at + 5 : at + 9] == [0.0, 0.0, 1.0, 0.0]  # seat 2 deals
     assert all(-1.0 <= x <= 1.0 for x in facts)
+
+
+def test_packed_facts_are_the_facts_as_float32() -> None:
+    """The codec's packed facts equal ``nestors_facts`` packed, for every seat all through
+    two deals played in turns (so records of one game never answer for the other)."""
+    import random
+    import struct
+
+    from cardcore_nestors.encoding import nestors_facts_packer
+
+    game = load_game("nestors")
+    packed = nestors_facts_packer(1000, 420)
+    rng = random.Random(3)
+    states = [game.initial_state(4, seed) for seed in (4, 5)]
+    checked = 0
+    for _ in range(150):
+        for i, state in enumerate(states):
+            if game.current_player(state) is None:
+                continue
+            for seat in (-1, 0, 1, 2, 3):
+                obs = game.observe(state, seat)
+                want = struct.pack(f"<{FACTS_SIZE}f", *nestors_facts(obs, 1000, 420))
+                assert packed(obs) == want
+                assert nestors_facts_packer(1000, 420)(obs) == want  # nothing remembered
+                checked += 1
+            legal = game.legal_actions(state)
+            states[i] = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked > 1000

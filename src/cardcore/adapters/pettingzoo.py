@@ -134,6 +134,23 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         """The agent's encoded observation and action mask (new arrays every call)."""
         return self._encoder(self.game.observe(self._state, self._seat_of[agent]))
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation, info.
+
+        PettingZoo's ``last`` (``observe=False`` leaves the observation out), one call
+        shorter: it encodes without going through :meth:`observe`.
+        """
+        agent = self.agent_selection
+        return (
+            self._encoder(self.game.observe(self._state, self._seat_of[agent]))
+            if observe
+            else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: Any) -> None:
         """Play ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent.
 

@@ -12,30 +12,54 @@ trick in playing order), the seat and the seat to move, then the public facts of
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+import struct
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from cardcore import DECK_36
-from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
+from cardcore.adapters import (
+    ActionIndex,
+    PackedFacts,
+    Slots,
+    TableCodec,
+    TableEncoding,
+    one_hot,
+    scaled,
+)
 from cardcore_nestors.game import (
     MAX_BID,
     Bid,
+    DealInfo,
     Leave,
+    MatchInfo,
     Nestors,
     NestorsAction,
     NestorsObservation,
     Pass,
     Phase,
     Play,
+    PlayInfo,
     Take,
     Trump,
 )
 
-__all__ = ["FACTS_SIZE", "nestors_actions", "nestors_codec", "nestors_facts"]
+__all__ = [
+    "FACTS_SIZE",
+    "nestors_actions",
+    "nestors_codec",
+    "nestors_facts",
+    "nestors_facts_packer",
+]
 
 _PHASES: Final = tuple(Phase)
 _TRUMP_RANKS: Final = (14, 11, 10)
-FACTS_SIZE: Final = len(_PHASES) + 2 + 2 + 1 + 4 + 4 + 1 + 4 + 3 + 1 + 4 + 2 + 2 + 16
+_MATCH_SIZE: Final = 2 + 2
+"""The scores and the team that last made its contract."""
+_DEAL_SIZE: Final = 1 + 4 + 4 + 1 + 4 + 3
+"""The deal number, dealer, passes, high bid, bidder and trump."""
+_PLAY_SIZE: Final = 1 + 4 + 2 + 2 + 16
+"""The trick number and leader, tricks and points per team, and the shown voids."""
+FACTS_SIZE: Final = len(_PHASES) + _MATCH_SIZE + _DEAL_SIZE + _PLAY_SIZE
 """How many public facts :func:`nestors_facts` returns."""
 
 # Facts are built on every environment step: one-hots and bit lists come from tables.
@@ -77,19 +101,61 @@ def nestors_facts(obs: NestorsObservation, threshold: int, max_deals: int) -> li
         trump rank; the trick number; its leader; tricks and hand points per team; and
         per seat, the suits it has shown it lacks.
     """
-    match, deal, play = obs.match, obs.deal, obs.play
-    voids = play.voids
     return [
         *_PHASE_HOT[obs.phase],
+        *_match_facts(obs.match, threshold),
+        *_deal_facts(obs.deal, max_deals),
+        *_play_facts(obs.play),
+    ]
+
+
+def nestors_facts_packer(threshold: int, max_deals: int) -> Callable[[NestorsObservation], bytes]:
+    """:func:`nestors_facts` as packed float32s, the way the codec uses them.
+
+    The match, deal and play records of an observation are shared by the observations
+    of many steps (a match record lasts a deal, a play record a trick), so each part is
+    packed once per record object (:class:`cardcore.adapters.PackedFacts`).
+
+    Args:
+        threshold: the game's target score.
+        max_deals: the game's limit on deals.
+
+    Returns:
+        A function from an observation to its ``4 * FACTS_SIZE`` bytes of facts.
+    """
+    match = PackedFacts[MatchInfo](lambda m: _match_facts(m, threshold), _MATCH_SIZE)
+    deal = PackedFacts[DealInfo](lambda d: _deal_facts(d, max_deals), _DEAL_SIZE)
+    play = PackedFacts[PlayInfo](_play_facts, _PLAY_SIZE)
+    phase = _PHASE_BYTES
+
+    def packed(obs: NestorsObservation) -> bytes:
+        return b"".join((phase[obs.phase], match(obs.match), deal(obs.deal), play(obs.play)))
+
+    return packed
+
+
+def _match_facts(match: MatchInfo, threshold: int) -> tuple[float, ...]:
+    return (
         scaled(match.scores[0], threshold),
         scaled(match.scores[1], threshold),
         *_TEAM_HOT[match.last_made],
+    )
+
+
+def _deal_facts(deal: DealInfo, max_deals: int) -> tuple[float, ...]:
+    return (
         scaled(deal.number, max_deals),
         *_SEAT_HOT[deal.dealer],
         *_BITS4[deal.passed],
         deal.high / MAX_BID,
         *_SEAT_HOT[deal.bidder],
         *_TRUMP_HOT[deal.trump],
+    )
+
+
+def _play_facts(play: PlayInfo) -> tuple[float, ...]:
+    voids = play.voids
+    return (
         play.trick / 12,
         *_SEAT_HOT[play.leader if play.trick else None],
         play.tricks[0] / 12,
@@ -100,7 +166,10 @@ def nestors_facts(obs: NestorsObservation, threshold: int, max_deals: int) -> li
         *_BITS4[voids[1]],
         *_BITS4[voids[2]],
         *_BITS4[voids[3]],
-    ]
+    )
+
+
+_PHASE_BYTES: Final = {p: struct.pack(f"<{len(hot)}f", *hot) for p, hot in _PHASE_HOT.items()}
 
 
 def nestors_codec(game: Nestors, num_players: int) -> TableCodec[NestorsAction]:
@@ -110,7 +179,7 @@ def nestors_codec(game: Nestors, num_players: int) -> TableCodec[NestorsAction]:
     encoding = TableEncoding.for_game(
         game,
         num_players,
-        facts=lambda obs: nestors_facts(obs, threshold, max_deals),
+        facts=nestors_facts_packer(threshold, max_deals),
         facts_size=FACTS_SIZE,
         slots=[Slots("trick", 3)],
     )
