@@ -40,6 +40,7 @@ from cardcore._options import (
     option_infos,
     options_to_json,
 )
+from cardcore._records import record_builder
 from cardcore._rng import rng_below, rng_next, rng_seed, rng_shuffle
 from cardcore._table import (
     SPECTATOR,
@@ -101,6 +102,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "play_match",
+    "record_builder",
     "replay",
     "rng_below",
     "rng_next",

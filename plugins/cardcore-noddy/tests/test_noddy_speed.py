@@ -17,6 +17,7 @@ from cardcore_noddy.game import (
     Phase,
     _draw7,
     _new_played,
+    _new_shown,
     _new_state,
 )
 from cardcore_noddy.scoring import (
@@ -146,7 +147,7 @@ def test_events_of_random_games_match_the_scorers(preset: str) -> None:
 
 
 def test_fast_constructors_build_equal_frozen_values() -> None:
-    """The slot-filling constructors give the same values as the attrs constructors."""
+    """The fast constructors give the same values as the attrs constructors."""
     g = game()
     s = g.initial_state(2, 5)
     fast = _new_state(
@@ -160,6 +161,9 @@ def test_fast_constructors_build_equal_frozen_values() -> None:
     assert e == Played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9)
     assert hash(e) == hash(Played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9))
     assert isinstance(fast, NoddyState) and isinstance(e, Played)
+    shown = _new_shown(0, 8, (("fifteens", 4), ("pairs", 4)), 20)
+    assert shown == Shown(0, 8, (("fifteens", 4), ("pairs", 4)), 20)
+    assert type(shown) is Shown
 
 
 def test_four_rank_show_parts_match_the_general_counter() -> None:

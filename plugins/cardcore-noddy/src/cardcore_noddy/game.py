@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import random
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
 
 import attrs
@@ -35,6 +35,7 @@ from cardcore import (
     new_table,
     option,
     parse_card,
+    record_builder,
     rng_below,
     rng_seed,
 )
@@ -535,14 +536,6 @@ _PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for ro
 _CARD: Final = tuple(Card.of(i) for i in range(52))
 _NOT_GONE: Final = (False, False)
 _KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
-_new_object: Final = object.__new__
-_SHOWN_SEAT: Final = Shown.seat.__set__  # type: ignore[attr-defined]
-_SHOWN_POINTS: Final = Shown.points.__set__  # type: ignore[attr-defined]
-_SHOWN_PARTS: Final = Shown.parts.__set__  # type: ignore[attr-defined]
-_SHOWN_SCORE: Final = Shown.score.__set__  # type: ignore[attr-defined]
-"""The slot setters of :class:`Shown`: ``Shown(seat, points, parts, score)`` is built by
-filling its slots directly (the class has no validators, converters or post-init), at
-about two thirds of the cost of its ``__init__``."""
 _GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
 """Every go, by ``seat * 32 + total``: events are immutable values, so each is shared."""
 """The two possible passes: events are immutable values, so one of each is shared."""
@@ -570,110 +563,31 @@ def _layout_for(n: int) -> Layout:
     return LAYOUT
 
 
-class _StateSlots:
-    """:class:`NoddyState`'s slots without the frozen guard, filled by a plain ``__init__``.
-
-    The two classes have the same slots in the same order (no ``__weakref__``), so CPython
-    lets an instance change its ``__class__`` from this one to ``NoddyState``: the result
-    is an ordinary frozen ``NoddyState``, built at about half the cost of its ``__init__``.
-    """
-
-    __slots__ = (  # noqa: RUF023 (NoddyState's field order)
-        "table",
-        "rng",
-        "dealer",
-        "scores",
-        "phase",
-        "current",
-        "total",
-        "gone",
-        "hand",
-        "events",
-    )
-
-    def __init__(
-        self,
-        table: CardTable,
-        rng: int,
-        dealer: int,
-        scores: tuple[int, ...],
-        phase: Phase,
-        current: int | None,
-        total: int,
-        gone: tuple[bool, ...],
-        hand: int,
-        events: tuple[Event, ...],
-    ) -> None:
-        self.table = table
-        self.rng = rng
-        self.dealer = dealer
-        self.scores = scores
-        self.phase = phase
-        self.current = current
-        self.total = total
-        self.gone = gone
-        self.hand = hand
-        self.events = events
-
-
-class _PlayedSlots:
-    """:class:`Played`'s slots without the frozen guard (as :class:`_StateSlots`)."""
-
-    __slots__ = ("seat", "card", "total", "points", "parts", "score")  # noqa: RUF023 (Played's)
-
-    def __init__(
-        self,
-        seat: int,
-        card: Card,
-        total: int,
-        points: int,
-        parts: tuple[tuple[str, int], ...],
-        score: int,
-    ) -> None:
-        self.seat = seat
-        self.card = card
-        self.total = total
-        self.points = points
-        self.parts = parts
-        self.score = score
-
-
-assert NoddyState.__slots__ == _StateSlots.__slots__  # type: ignore[attr-defined]
-assert Played.__slots__ == _PlayedSlots.__slots__  # type: ignore[attr-defined]
-assert [a.name for a in attrs.fields(NoddyState)] == list(_StateSlots.__slots__)
-assert [a.name for a in attrs.fields(Played)] == list(_PlayedSlots.__slots__)
-assert [a.name for a in attrs.fields(Shown)] == ["seat", "points", "parts", "score"]
-
-
-def _new_state(
-    table: CardTable,
-    rng: int,
-    dealer: int,
-    scores: tuple[int, ...],
-    phase: Phase,
-    current: int | None,
-    total: int,
-    gone: tuple[bool, ...],
-    hand: int,
-    events: tuple[Event, ...],
-) -> NoddyState:
-    """``NoddyState(table=table, rng=rng, ...)`` positionally, at half the cost.
-
-    The same object as the attrs constructor builds (the class has no validators,
-    converters or post-init): the slots are filled by :class:`_StateSlots`.
-    """
-    s: Any = _StateSlots(table, rng, dealer, scores, phase, current, total, gone, hand, events)
-    s.__class__ = NoddyState
-    return s  # type: ignore[no-any-return]
-
-
-def _new_played(
-    seat: int, card: Card, total: int, points: int, parts: tuple[tuple[str, int], ...], score: int
-) -> Played:
-    """``Played(seat, card, total, points, parts, score)`` at half the cost (as :func:`_new_state`)."""
-    e: Any = _PlayedSlots(seat, card, total, points, parts, score)
-    e.__class__ = Played
-    return e  # type: ignore[no-any-return]
+# Hot-path constructors (``cardcore.record_builder``): the very same frozen records as the
+# attrs constructors, at a fraction of the cost; fields positionally, in declaration order.
+_new_state: Final[
+    Callable[
+        [
+            CardTable,
+            int,
+            int,
+            tuple[int, ...],
+            Phase,
+            int | None,
+            int,
+            tuple[bool, ...],
+            int,
+            tuple[Event, ...],
+        ],
+        NoddyState,
+    ]
+] = record_builder(NoddyState)
+_new_played: Final[Callable[[int, Card, int, int, tuple[tuple[str, int], ...], int], Played]] = (
+    record_builder(Played)
+)
+_new_shown: Final[Callable[[int, int, tuple[tuple[str, int], ...], int], Shown]] = record_builder(
+    Shown
+)
 
 
 @final
@@ -892,9 +806,7 @@ class Noddy:
             score = scores[seat] + points
             if points:
                 scores = (score, scores[1]) if seat == 0 else (scores[0], score)
-            # _new_played and (below) _new_state inlined: the slot twins, one call each.
-            played: Any = _PlayedSlots(seat, _CARD[card], total, points, parts, score)
-            played.__class__ = Played
+            played = _new_played(seat, _CARD[card], total, points, parts, score)
             gone = state.gone
             if score >= self._target:
                 return _new_state(
@@ -913,7 +825,7 @@ class Noddy:
             opp = 1 - seat
             opp_hand = masks[2 - seat]
             if opp_hand & room:
-                after: Any = _StateSlots(
+                return _new_state(
                     new_table((LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))),
                     state.rng,
                     state.dealer,
@@ -925,8 +837,6 @@ class Noddy:
                     state.hand,
                     state.events + (played,),  # noqa: RUF005 (one copy, no list)
                 )
-                after.__class__ = NoddyState
-                return after  # type: ignore[no-any-return]
             new: tuple[Event, ...] = (played,)
             if opp_hand and not gone[opp]:
                 gone = (True, gone[1]) if opp == 0 else (gone[0], True)
@@ -1174,18 +1084,14 @@ class Noddy:
         *,
         dealer: bool = False,
     ) -> tuple[Shown, tuple[int, ...]]:
-        """One seat's show event (slots filled directly) and the scores after it."""
+        """One seat's show event and the scores after it."""
         # The events are built each time: with the score in them, a table of events
         # would mostly miss (tens of thousands of keys); the breakdowns are few.
         show = self._shows_memo.get(key)
         if show is None:
             show = self._show_by_key(key, hand, turnup, dealer)
-        event: Any = _new_object(Shown)
         score = scores[seat] + show.total
-        _SHOWN_SEAT(event, seat)
-        _SHOWN_POINTS(event, show.total)
-        _SHOWN_PARTS(event, show.parts)
-        _SHOWN_SCORE(event, score)
+        event = _new_shown(seat, show.total, show.parts, score)
         return event, (_bump(scores, seat, score) if show.total else scores)
 
     def _shows(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Final, NoReturn, final
 
@@ -44,6 +44,7 @@ from cardcore import (
     option,
     parse_card,
     parse_cards,
+    record_builder,
     rng_below,
     rng_seed,
     rng_shuffle,
@@ -542,82 +543,30 @@ class NyuriObservation:
         )
 
 
-_new_object = object.__new__
-_SET_STATE: Final = tuple(
-    NyuriState.__dict__[f].__set__  # the slots' setters
-    for f in (
-        "table",
-        "rng",
-        "dealer",
-        "phase",
-        "layer",
-        "current",
-        "turn",
-        "dead_turns",
-        "last",
-        "end_reason",
-    )
-)
-
-
-def _state(
-    table: CardTable,
-    rng: int,
-    dealer: int,
-    phase: Phase,
-    layer: int,
-    current: int | None,
-    turn: int,
-    dead_turns: int,
-    last: TurnRecord | None,
-    end_reason: str,
-) -> NyuriState:
-    """``NyuriState(table=..., ...)`` without the keyword call: sets the slots directly."""
-    s = _new_object(NyuriState)
-    st, sr, sd, sp, sl, sc, su, sn, sa, se = _SET_STATE
-    st(s, table)
-    sr(s, rng)
-    sd(s, dealer)
-    sp(s, phase)
-    sl(s, layer)
-    sc(s, current)
-    su(s, turn)
-    sn(s, dead_turns)
-    sa(s, last)
-    se(s, end_reason)
-    return s
-
-
-_SET_RECORD: Final = tuple(
-    TurnRecord.__dict__[f].__set__
-    for f in ("turn", "layer", "target", "guard", "offers", "winner", "penalty", "drew", "returned")
-)
-
-
-def _record(
-    turn: int,
-    layer: int,
-    target: Card,
-    guard: Card | None,
-    offers: tuple[tuple[Card, ...], ...],
-    winner: int | None,
-    penalty: bool,
-    drew: tuple[int, ...],
-    returned: str,
-) -> TurnRecord:
-    """``TurnRecord(turn=..., ...)`` without the keyword call: sets the slots directly."""
-    r = _new_object(TurnRecord)
-    st, sl, sa, sg, so, sw, sp, sd, sr = _SET_RECORD
-    st(r, turn)
-    sl(r, layer)
-    sa(r, target)
-    sg(r, guard)
-    so(r, offers)
-    sw(r, winner)
-    sp(r, penalty)
-    sd(r, drew)
-    sr(r, returned)
-    return r
+# Hot-path constructors (``cardcore.record_builder``): the very same frozen records as the
+# attrs constructors, without the keyword call; fields positionally, in declaration order.
+_state: Final[
+    Callable[
+        [CardTable, int, int, Phase, int, int | None, int, int, TurnRecord | None, str],
+        NyuriState,
+    ]
+] = record_builder(NyuriState)
+_record: Final[
+    Callable[
+        [
+            int,
+            int,
+            Card,
+            Card | None,
+            tuple[tuple[Card, ...], ...],
+            int | None,
+            bool,
+            tuple[int, ...],
+            str,
+        ],
+        TurnRecord,
+    ]
+] = record_builder(TurnRecord)
 
 
 def _table(
