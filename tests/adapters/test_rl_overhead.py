@@ -33,3 +33,15 @@ def test_bench_overhead_is_a_finite_ratio(registry: CodecRegistry) -> None:
     """bench_overhead returns the ratio as a plain float."""
     ratio = bench_overhead("highcard", 0.05, registry=registry)
     assert isinstance(ratio, float) and math.isfinite(ratio) and ratio > 0
+
+
+def test_the_bench_picks_each_legal_index_by_its_share() -> None:
+    """The untimed pick finds the k-th set entry of the mask for k = floor(u * count)."""
+    import numpy as np
+
+    from cardcore.adapters._bench import _pick
+
+    mask = np.zeros(30, np.int8)
+    mask[[3, 10, 20]] = 1
+    picks = [_pick(mask, u, np.count_nonzero) for u in (0.0, 0.33, 0.34, 0.66, 0.67, 0.999)]
+    assert picks == [3, 3, 10, 10, 20, 20]

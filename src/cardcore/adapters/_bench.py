@@ -92,14 +92,26 @@ def _adapter(env: Any, seconds: float, seed: int) -> tuple[float, int, int]:
                 env.step(None)
                 continue
             spent += clock() - start
-            legal = np.flatnonzero(obs["action_mask"])
-            action = int(legal[rng.randrange(len(legal))])
+            action = _pick(obs["action_mask"], rng.random(), np.count_nonzero)
             start = clock()
             env.step(action)
             decisions += 1
         spent += clock() - start
         sections += 1
     return spent, sections + decisions, decisions
+
+
+def _pick(mask: Any, uniform: float, count_nonzero: Any) -> int:
+    """A random legal index of a mask: the k-th one found in its bytes.
+
+    ``np.flatnonzero`` would scan and index all of Nyuri's 23,845 entries (about 55 us,
+    more than the step); counting and finding run in C over the bytes.
+    """
+    data: bytes = mask.tobytes()
+    index = data.find(1)
+    for _ in range(int(uniform * count_nonzero(mask))):
+        index = data.find(1, index + 1)
+    return index
 
 
 def _per_decision_us(result: tuple[float, int, int], clock_cost: float) -> float:
