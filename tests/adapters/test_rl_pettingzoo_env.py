@@ -128,6 +128,55 @@ def test_observations_are_fresh_writable_arrays(registry: CodecRegistry) -> None
     assert np.array_equal(third["observation"], second["observation"])
 
 
+class PlainCodec:
+    """A codec that is not a TableCodec: the environments take the general path."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.observation_size = inner.observation_size
+        self.num_actions = inner.num_actions
+
+    def encode(self, observation: Any) -> list[float]:
+        return list(self.inner.encode(observation))
+
+    def action_index(self, action: Any) -> int:
+        return int(self.inner.action_index(action))
+
+    def action_at(self, index: int) -> Any:
+        return self.inner.action_at(index)
+
+
+@pytest.mark.filterwarnings(IGNORE_DICT_OBS, IGNORE_DICT_SPACE, IGNORE_DONE_MASK)
+def test_any_codec_gives_the_same_observations(support: Any) -> None:
+    """A plain codec object works like the TableCodec it wraps, step for step."""
+    plain = CodecRegistry(load_entrypoints=False)
+    plain.register(
+        CodecSpec(
+            game="highcard",
+            factory=lambda game, n: PlainCodec(support.highcard_codec(game, n)),
+            description="plain",
+        )
+    )
+    api_test(env("highcard", 3, registry=plain), num_cycles=30)
+    a = env("highcard", 3, registry=support.highcard_registry())
+    b = env("highcard", 3, registry=plain)
+    a.reset(seed=4)
+    b.reset(seed=4)
+    rng = np.random.default_rng(1)
+    steps = 0
+    for agent in a.agent_iter():
+        obs_a, _, done, _, _ = a.last()
+        obs_b, _, _, _, _ = b.last()
+        assert agent == b.agent_selection
+        assert np.array_equal(obs_a["observation"], obs_b["observation"])
+        assert np.array_equal(obs_a["action_mask"], obs_b["action_mask"])
+        action = None if done else int(rng.choice(np.flatnonzero(obs_a["action_mask"])))
+        a.step(action)
+        b.step(action)
+        steps += 1
+    assert steps > 10
+
+
 def test_rewards_are_the_outcome_at_the_end(registry: CodecRegistry) -> None:
     """Nothing is paid until the end; then each agent's reward is Outcome.reward(seat)."""
     e = env("highcard", 3, registry=registry)

@@ -40,19 +40,19 @@ def observation_space(codec: Codec) -> spaces.Dict:
 class ObservationEncoder:
     """Turns cardcore observations into fresh numpy observation dicts for one codec."""
 
-    __slots__ = ("_codec", "_encode", "_n", "_parts", "_seen", "action_at")
+    __slots__ = ("_buffer", "_codec", "_encode", "_n", "_seen", "action_at")
 
     def __init__(self, codec: Codec) -> None:
         self._codec = codec
         self._n = codec.num_actions
         self._encode: Callable[[Any], Sequence[float]] = codec.encode
-        self._parts: Callable[[Any], list[bytes]] | None = None
+        self._buffer: Callable[[Any], bytearray] | None = None
         self._seen: Callable[[int], int] | None = None
         self.action_at: Callable[[int], Any] = codec.action_at
         """The codec's ``action_at`` (for a TableCodec, a plain tuple lookup: the
         environments check the range themselves)."""
         if isinstance(codec, TableCodec):  # skip the wrapper layers in the hot path
-            self._parts = codec.encoding.encode_parts
+            self._buffer = codec.encoding.encode_buffer
             self._seen = codec.actions.seen_index
             self.action_at = codec.actions.actions.__getitem__
 
@@ -72,15 +72,13 @@ class ObservationEncoder:
                 any(map(mask.__setitem__, map(seen, map(id, legal)), _ONES))
             except KeyError:  # new objects (and their errors) go the long way
                 any(map(mask.__setitem__, legal_indices(self._codec, observation), _ONES))
-        if self._parts is not None:
-            encoded = np.frombuffer(_BUFFER.join(self._parts(observation)), np.float32)
+        if self._buffer is not None:
+            encoded = np.frombuffer(self._buffer(observation), np.float32)
         else:
             encoded = np.array(self._encode(observation), dtype=np.float32)
         return {"observation": encoded, "action_mask": np.frombuffer(mask, np.int8)}
 
 
-_BUFFER: Final = bytearray()
-"""Joins parts into a new ``bytearray`` (``bytearray.join`` never changes this one)."""
 _ONES: Final = itertools.repeat(1)
 """Endless ones, to set a mask's legal entries with ``map`` (``repeat`` has no state)."""
 
