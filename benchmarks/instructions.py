@@ -8,14 +8,15 @@ do not. To judge a change of a few percent, compare counts before and after::
 The script runs itself twice under ``valgrind --tool=callgrind`` (valgrind must be
 installed): once playing no game (imports and a warm-up only) and once playing
 ``--games`` seeded random games, and prints the difference divided by the decisions
-played. Both runs warm the game's caches with the same few games first. A decision is
-one ``legal_actions`` plus one ``apply``, as in ``cardcore bench``; the random pick and
-the deals are included.
+played. Both runs warm the game's caches with the same few games first, and the garbage
+collector is off while counting. A decision is one ``legal_actions`` plus one ``apply``,
+as in ``cardcore bench``; the random pick and the deals are included.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -77,6 +78,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.inner:  # the run under valgrind
         play(args.game, args.preset, 1_000_000, 5)  # warm-up, in both runs
+        # A full collection landing in one run's window and not the other's would move
+        # the count by thousands of instructions per decision: none runs while counting.
+        gc.collect()
+        gc.disable()
         print(play(args.game, args.preset, 0, args.games))
         return
     if shutil.which("valgrind") is None:
