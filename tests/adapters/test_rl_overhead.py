@@ -45,3 +45,6 @@ def test_the_bench_picks_each_legal_index_by_its_share() -> None:
     mask[[3, 10, 20]] = 1
     picks = [_pick(mask, u, np.count_nonzero) for u in (0.0, 0.33, 0.34, 0.66, 0.67, 0.999)]
     assert picks == [3, 3, 10, 10, 20, 20]
+    large = np.zeros(30_000, np.int8)  # counted by numpy
+    large[[5, 29_999]] = 1
+    assert [_pick(large, u, np.count_nonzero) for u in (0.2, 0.7)] == [5, 29_999]

@@ -37,3 +37,18 @@ def test_cycle_estimate_weights() -> None:
     script = load_script()
     per = {"ir": 300.0, "i1": 1.0, "d1": 2.0, "lld": 1.0}
     assert script.cycles(per) == 100 + 36 + 50
+
+
+def test_the_script_picks_as_the_bench_does() -> None:
+    """The script's copy of the bench's pick gives the same index for every mask size."""
+    import numpy as np
+
+    from cardcore.adapters._bench import _pick
+
+    script = load_script()
+    for size in (53, 4096, 4097, 23_845):
+        mask = np.zeros(size, np.int8)
+        mask[[0, size // 3, size - 1]] = 1
+        for u in (0.0, 0.4, 0.9):
+            want = _pick(mask, u, np.count_nonzero)
+            assert script.pick(mask, u, np.count_nonzero) == want
