@@ -19,10 +19,6 @@ import argparse
 import gc
 import os
 import random
-import re
-import shutil
-import subprocess
-import sys
 import tempfile
 
 from cardcore import load_game
@@ -45,27 +41,16 @@ def play(game_id: str, preset: str, first: int, count: int) -> int:
 
 def _count(args: argparse.Namespace, games: int) -> tuple[int, int]:
     """Run this script under callgrind; return (instructions, decisions)."""
+    from _valgrind import run
+
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [
-            "valgrind",
-            "--tool=callgrind",
-            f"--callgrind-out-file={os.path.join(tmp, 'out')}",
-            sys.executable,
+        counts, decisions = run(
+            ["--tool=callgrind", f"--callgrind-out-file={os.path.join(tmp, 'out')}"],
             __file__,
-            args.game,
-            "--preset",
-            args.preset,
-            "--games",
-            str(games),
-            "--inner",
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        # A fixed command (valgrind running this script), not user input.
-        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)  # noqa: S603
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if found is None:
-        raise SystemExit(f"valgrind printed no instruction count:\n{done.stderr[-2000:]}")
-    return int(found.group(1)), int(done.stdout.split()[-1])
+            [args.game, "--preset", args.preset, "--games", str(games), "--inner"],
+            {"instructions": r"Collected : (\d+)"},
+        )
+    return counts["instructions"], decisions
 
 
 def main() -> None:
@@ -84,8 +69,9 @@ def main() -> None:
         gc.disable()
         print(play(args.game, args.preset, 0, args.games))
         return
-    if shutil.which("valgrind") is None:
-        raise SystemExit("valgrind is not installed (it counts the instructions)")
+    from _valgrind import require_valgrind
+
+    require_valgrind()
     base, _ = _count(args, 0)
     total, decisions = _count(args, args.games)
     per = (total - base) / max(1, decisions)

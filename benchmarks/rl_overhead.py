@@ -29,12 +29,7 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import random
-import re
-import shutil
-import subprocess
-import sys
 from typing import Any
 
 MODES = ("none", "raw", "adapter")
@@ -116,35 +111,14 @@ _COUNTS = {
 
 def count(args: argparse.Namespace, mode: str) -> tuple[dict[str, int], int]:
     """Run this script under cachegrind in one mode: (event counts, decisions)."""
-    cmd = [
-        "valgrind",
-        "--tool=cachegrind",
-        "--cache-sim=yes",
-        "--cachegrind-out-file=/dev/null",
-        sys.executable,
-        __file__,
-        args.game,
-        "--preset",
-        args.preset,
-        "--games",
-        str(args.games),
-        "--warm-up",
-        str(args.warm_up),
-        "--inner",
-        mode,
-    ]
+    from _valgrind import run
+
+    script_args = [args.game, "--preset", args.preset, "--games", str(args.games)]
     if args.players is not None:
-        cmd[-2:-2] = ["--players", str(args.players)]
-    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
-    # A fixed command (valgrind running this script), not user input.
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)  # noqa: S603
-    counts = {}
-    for key, pattern in _COUNTS.items():
-        found = re.search(pattern, done.stderr)
-        if found is None:
-            raise SystemExit(f"valgrind printed no {key} count:\n{done.stderr[-2000:]}")
-        counts[key] = int(found.group(1).replace(",", ""))
-    return counts, int(done.stdout.split()[-1])
+        script_args += ["--players", str(args.players)]
+    script_args += ["--warm-up", str(args.warm_up), "--inner", mode]
+    tool = ["--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=/dev/null"]
+    return run(tool, __file__, script_args, _COUNTS)
 
 
 def cycles(per: dict[str, float]) -> float:
@@ -171,8 +145,9 @@ def main() -> None:
     if args.inner:
         inner(args)
         return
-    if shutil.which("valgrind") is None:
-        raise SystemExit("valgrind is not installed (it counts the instructions)")
+    from _valgrind import require_valgrind
+
+    require_valgrind()
     base, _ = count(args, "none")
     result = {}
     for mode in ("raw", "adapter"):
