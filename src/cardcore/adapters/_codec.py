@@ -124,7 +124,7 @@ class ActionIndex(Generic[A]):
         (1, 'bid 2', 3)
     """
 
-    __slots__ = ("_actions", "_index", "_key", "_seen", "lookup", "seen_index")
+    __slots__ = ("_actions", "_index", "_key", "_seen", "lookup")
 
     def __init__(self, actions: Iterable[A], *, key: Callable[[A], Hashable] | None = None) -> None:
         self._actions: tuple[A, ...] = tuple(actions)
@@ -167,9 +167,6 @@ class ActionIndex(Generic[A]):
 
         self.lookup: Callable[[A], int] = lookup
         """The index of an action as fast as it gets; a bare ``KeyError`` if unknown."""
-        self.seen_index: Callable[[int], int] = seen.__getitem__
-        """The index of an action object :meth:`lookup` has seen, by ``id(action)``; a bare
-        ``KeyError`` for any other id. For hot paths that map many ids at C speed."""
 
     def indices(self, actions: Iterable[A]) -> list[int]:
         """The indexes of several actions (a bare ``KeyError`` if one is unknown).
@@ -181,7 +178,7 @@ class ActionIndex(Generic[A]):
         if not isinstance(actions, (tuple, list)):
             actions = tuple(actions)
         try:  # every object seen before: the whole lookup runs in C
-            return list(map(self.seen_index, map(id, actions)))
+            return list(map(self._seen.__getitem__, map(id, actions)))
         except KeyError:
             return list(map(self.lookup, actions))
 
@@ -296,13 +293,7 @@ class PackedFacts(Generic[R]):
         last = self._last
         if last[0] is record:
             return last[1]
-        values = self._floats(record)
-        try:
-            packed = self._struct.pack(*values)
-        except struct.error:
-            raise ValueError(
-                f"the facts function returned {len(values)} values, not the declared {self.size}"
-            ) from None
+        packed = _pack_facts(self._struct, self._floats(record))
         self._last = (record, packed)
         return packed
 
@@ -312,6 +303,17 @@ class PackedFacts(Generic[R]):
 
 _NOTHING: Final = object()
 """Never a record: what a new :class:`PackedFacts` remembers."""
+
+
+def _pack_facts(packer: struct.Struct, values: Sequence[float]) -> bytes:
+    """Facts as float32 bytes; a wrong count is a ``ValueError`` that names both counts."""
+    try:
+        return packer.pack(*values)
+    except struct.error:
+        declared = packer.size // 4
+        raise ValueError(
+            f"the facts function returned {len(values)} values, not the declared {declared}"
+        ) from None
 
 
 @final
@@ -569,13 +571,7 @@ class TableEncoding:
                     )
                 parts.append(values)
             else:
-                try:
-                    parts.append(self._facts_struct.pack(*values))
-                except struct.error:
-                    raise ValueError(
-                        f"the facts function returned {len(values)} values, "
-                        f"not the declared {self.facts_size}"
-                    ) from None
+                parts.append(_pack_facts(self._facts_struct, values))
         return parts
 
 

@@ -40,20 +40,18 @@ def observation_space(codec: Codec) -> spaces.Dict:
 class ObservationEncoder:
     """Turns cardcore observations into fresh numpy observation dicts for one codec."""
 
-    __slots__ = ("_buffer", "_codec", "_encode", "_n", "_seen", "action_at")
+    __slots__ = ("_buffer", "_codec", "_encode", "_n", "action_at")
 
     def __init__(self, codec: Codec) -> None:
         self._codec = codec
         self._n = codec.num_actions
         self._encode: Callable[[Any], Sequence[float]] = codec.encode
         self._buffer: Callable[[Any], bytearray] | None = None
-        self._seen: Callable[[int], int] | None = None
         self.action_at: Callable[[int], Any] = codec.action_at
         """The codec's ``action_at`` (for a TableCodec, a plain tuple lookup: the
         environments check the range themselves)."""
         if isinstance(codec, TableCodec):  # skip the wrapper layers in the hot path
             self._buffer = codec.encoding.encode_buffer
-            self._seen = codec.actions.seen_index
             self.action_at = codec.actions.actions.__getitem__
 
     def __call__(self, observation: Any) -> ObsDict:
@@ -63,15 +61,8 @@ class ObservationEncoder:
         and filling the mask takes one C-level pass instead of a numpy call per action.
         """
         mask = bytearray(self._n)
-        legal = observation.legal_actions
-        if legal:
-            seen = self._seen
-            try:  # every action object seen before: the whole lookup runs in C
-                if seen is None:
-                    raise KeyError
-                any(map(mask.__setitem__, map(seen, map(id, legal)), _ONES))
-            except KeyError:  # new objects (and their errors) go the long way
-                any(map(mask.__setitem__, legal_indices(self._codec, observation), _ONES))
+        if observation.legal_actions:
+            any(map(mask.__setitem__, legal_indices(self._codec, observation), _ONES))
         if self._buffer is not None:
             encoded = np.frombuffer(self._buffer(observation), np.float32)
         else:
