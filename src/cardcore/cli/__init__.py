@@ -442,6 +442,7 @@ _EXTRA_COMMANDS: tuple[str, ...] = (
     "cardcore.cli._arena",
     "cardcore.cli._bench",
     "cardcore.cli._newgame",
+    "cardcore.cli._serve",
 )
 """Sub-commands defined in their own modules; each has ``register(subparsers)``."""
 

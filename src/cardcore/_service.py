@@ -1,0 +1,485 @@
+"""Matches played one decision at a time by an outside agent, seen from its seats only.
+
+:class:`MatchService` is the core of ``cardcore serve`` (the MCP server), kept free of
+any protocol library so that it can be tested, and reused, on its own. An agent starts
+a match, sitting at one or more seats; installed bots play the other seats. Every answer
+about a running match is built from the observation of one of the agent's own seats
+(:meth:`cardcore.Game.observe`) and nothing else: the state itself never leaves the
+service, so an agent learns exactly what a bot in that seat would.
+
+The other seats' bots run with a time limit per decision; a bot that raises, runs over
+its limit or returns anything but a legal action forfeits, as in
+:func:`cardcore.play_match`. Matches left idle are dropped after a while.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import itertools
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, final
+
+import attrs
+
+from cardcore._cards import Card, parse_card
+from cardcore._engine import MatchRecord
+from cardcore._game import Game, IllegalActionError, Outcome
+from cardcore._host import PluginError, PluginHost, default_host
+from cardcore._options import OptionError, option_infos, options_to_json
+
+__all__ = ["MatchService", "ServiceError"]
+
+MAX_MATCHES: Final = 64
+"""Matches one service keeps at once, unless told otherwise."""
+IDLE_SECONDS: Final = 1800.0
+"""A match nobody asked about for this long is dropped."""
+BOT_SECONDS: Final = 10.0
+"""Default time limit of the other seats' bots, per decision."""
+
+
+@final
+class ServiceError(ValueError):
+    """A request the service cannot carry out (unknown match, game, seat, bot, option)."""
+
+
+@final
+@attrs.define(eq=False)
+class _Match:
+    """One running match: its rules, state, bots and the agent's seats."""
+
+    id: str
+    game: Game[Any, Any, Any]
+    state: Any
+    record: MatchRecord
+    agent_seats: tuple[int, ...]
+    bots: dict[int, Any]
+    actions: list[str]
+    touched: float
+    outcome: Outcome | None = None
+
+
+def _bot_act(bot: Any, observation: Any, limit: float) -> tuple[Any, str | None]:
+    """Ask a bot for its action in a thread of its own; ``(action, None)`` or ``(None, why)``.
+
+    A bot still thinking when the limit runs out is left behind (Python cannot stop a
+    thread) and its answer is never read.
+    """
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["action"] = bot.act(observation)
+        except Exception as e:  # noqa: BLE001 - a crashing bot forfeits
+            box["error"] = f"raised {type(e).__name__}: {e}"
+
+    worker = threading.Thread(target=run, name="cardcore-bot", daemon=True)
+    start = time.monotonic()
+    worker.start()
+    worker.join(limit)
+    if worker.is_alive():
+        return None, f"took more than {limit:g} s"
+    if "error" in box:
+        return None, str(box["error"])
+    took = time.monotonic() - start
+    if took > limit:
+        return None, f"took {took:.2f} s (limit {limit:g} s)"
+    return box.get("action"), None
+
+
+_SAFE: Final = (int, str, float, bool, type(None), Card)
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether a value is built only of types whose methods no bot can have replaced."""
+    t = type(value)
+    if t in _SAFE or isinstance(value, enum.Enum):
+        return True
+    if t in (tuple, frozenset) and depth < 4:
+        return all(_plain(v, depth + 1) for v in value)
+    if attrs.has(t) and depth < 4:
+        return all(_plain(getattr(value, f.name), depth + 1) for f in attrs.fields(t))
+    return False
+
+
+def _accept(game: Game[Any, Any, Any], legal: Sequence[Any], action: Any) -> Any | None:
+    """The legal action a bot meant, or ``None``; never runs code the bot could supply.
+
+    Accepted: one of the legal actions itself (by identity); an object of exactly the
+    type of a legal action whose fields are plain values (compared by the game's own
+    equality); or a plain ``str`` that the game parses to a legal action.
+    """
+    for a in legal:
+        if a is action:
+            return a
+    kind = type(action)
+    if kind is str:
+        try:
+            action = game.parse_action(action)
+        except ValueError:
+            return None
+        kind = type(action)
+    elif not _plain(action):
+        return None
+    for a in legal:
+        if type(a) is kind and a == action:
+            return a
+    return None
+
+
+@final
+class MatchService:
+    """Runs matches for an outside agent and answers only from the agent's seats.
+
+    Args:
+        host: where games and bots come from (default: the installed plugins).
+        bot_seconds: time limit of the other seats' bots, per decision.
+        idle_seconds: a match idle for longer than this is dropped.
+        max_matches: how many matches may run at once.
+        clock: seconds, for the idle clean-up (tests pass their own).
+    """
+
+    def __init__(
+        self,
+        *,
+        host: PluginHost | None = None,
+        bot_seconds: float = BOT_SECONDS,
+        idle_seconds: float = IDLE_SECONDS,
+        max_matches: int = MAX_MATCHES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if bot_seconds <= 0 or idle_seconds <= 0 or max_matches < 1:
+            raise ValueError("bot_seconds and idle_seconds must be positive, max_matches >= 1")
+        self._host = host if host is not None else default_host()
+        self._bot_seconds = bot_seconds
+        self._idle_seconds = idle_seconds
+        self._max_matches = max_matches
+        self._clock = clock
+        self._matches: dict[str, _Match] = {}
+        self._ids = itertools.count(1)
+        self._lock = threading.RLock()
+
+    # ---- what is installed ---------------------------------------------------------
+
+    def list_games(self) -> list[dict[str, Any]]:
+        """Every installed game: id, title, players, presets, options and its bots."""
+        out = []
+        bots = self._host.bots()
+        for name, spec in sorted(self._host.games().items()):
+            out.append(
+                {
+                    "game": name,
+                    "title": spec.title,
+                    "description": spec.description,
+                    "players": [spec.min_players, spec.max_players],
+                    "presets": sorted(spec.presets),
+                    "options": [
+                        {
+                            "name": o.name,
+                            "default": o.default,
+                            "allowed": o.allowed(),
+                            "doc": o.doc,
+                        }
+                        for o in option_infos(spec.options_type)
+                    ],
+                    "bots": sorted(b for b, bs in bots.items() if not bs.games or name in bs.games),
+                }
+            )
+        return out
+
+    # ---- a match's life ------------------------------------------------------------
+
+    def start_match(
+        self,
+        game: str,
+        *,
+        seats: Sequence[int] = (0,),
+        bots: Sequence[str] = ("random",),
+        players: int | None = None,
+        preset: str = "default",
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        deck: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
+        """Start a match with the agent at ``seats`` and ``bots`` on the other seats.
+
+        Args:
+            game: the game id.
+            seats: the agent's seats.
+            bots: bot ids for the other seats in seat order; a shorter list is repeated.
+            players: the number of seats (default: the game's smallest).
+            preset: the options preset.
+            options: option overrides (values or their text forms).
+            seed: the match seed.
+            deck: a stacked deck (card texts, top first) instead of the first shuffle.
+
+        Returns:
+            The match id and the agent's first view (see :meth:`observation`).
+
+        Raises:
+            ServiceError: naming what is wrong (game, option, seat, bot, too many matches).
+        """
+        with self._lock:
+            self._sweep()
+            if len(self._matches) >= self._max_matches:
+                raise ServiceError(
+                    f"{len(self._matches)} matches are running (at most {self._max_matches}); "
+                    "close one first"
+                )
+            try:
+                rules = self._host.load_game(game, preset=preset, **dict(options or {}))
+            except (PluginError, OptionError) as e:
+                raise ServiceError(str(e).strip("'\"")) from None
+            n = rules.min_players if players is None else players
+            if not rules.min_players <= n <= rules.max_players:
+                raise ServiceError(
+                    f"{game} is for {rules.min_players}-{rules.max_players} players, not {n}"
+                )
+            mine = tuple(sorted(set(seats)))
+            if not mine or any(not 0 <= s < n for s in mine):
+                raise ServiceError(f"seats must be among 0-{n - 1}, got {list(seats)}")
+            others = [s for s in range(n) if s not in mine]
+            if others and not bots:
+                raise ServiceError("name at least one bot for the other seats")
+            table: dict[int, Any] = {}
+            names = ["agent"] * n
+            for i, s in enumerate(others):
+                bot_name = bots[i % len(bots)]
+                try:
+                    table[s] = self._host.load_bot(bot_name, rules, seed=seed * 1009 + s)
+                except (PluginError, ValueError, TypeError) as e:
+                    raise ServiceError(f"bot {bot_name!r}: {e}") from None
+                names[s] = bot_name
+            cards = None
+            if deck is not None:
+                try:
+                    cards = tuple(parse_card(c) for c in deck)
+                except ValueError as e:
+                    raise ServiceError(f"deck: {e}") from None
+            try:
+                state = rules.initial_state(n, seed, deck=cards)
+            except (ValueError, IllegalActionError) as e:
+                raise ServiceError(f"cannot deal: {e}") from None
+            match_id = f"m{next(self._ids)}"
+            spec = self._host.game_spec(game)
+            record = MatchRecord(
+                game=game,
+                distribution=spec.distribution,
+                version=spec.version,
+                options=options_to_json(rules.options),
+                num_players=n,
+                seed=seed,
+                actions=(),
+                preset=preset,
+                deck=tuple(str(c) for c in cards) if cards is not None else None,
+                bots=tuple(names),
+            )
+            match = _Match(
+                id=match_id,
+                game=rules,
+                state=state,
+                record=record,
+                agent_seats=mine,
+                bots=table,
+                actions=[],
+                touched=self._clock(),
+            )
+            for s, bot in table.items():
+                hook = getattr(bot, "start_match", None)
+                if hook is not None:
+                    try:
+                        hook(rules, s, n)
+                    except Exception as e:  # noqa: BLE001 - a bot that cannot start forfeits
+                        self._forfeit(match, s, f"raised {type(e).__name__} in start_match: {e}")
+                        break
+            self._matches[match_id] = match
+            self._advance(match)
+            return self._view(match, None)
+
+    def observation(self, match_id: str, seat: int | None = None) -> dict[str, Any]:
+        """The agent's view of a match from one of its seats.
+
+        Returns:
+            ``match``, ``seat``, ``to_move`` (public), ``your_turn``, ``over``, ``text`` (the
+            game's rendering of the seat's observation), ``observation`` (its JSON) and
+            ``legal_actions`` (texts; empty unless the seat is to move); ``outcome`` once
+            the match is over.
+
+        Raises:
+            ServiceError: unknown match or a seat that is not the agent's.
+        """
+        with self._lock:
+            return self._view(self._get(match_id), seat)
+
+    def legal_actions(self, match_id: str, seat: int | None = None) -> dict[str, Any]:
+        """The legal actions of one of the agent's seats, as texts (empty when not to move)."""
+        with self._lock:
+            m = self._get(match_id)
+            s = self._seat(m, seat)
+            obs = m.game.observe(m.state, s)
+            return {
+                "match": m.id,
+                "seat": s,
+                "to_move": obs.current_player,
+                "legal_actions": [str(a) for a in obs.legal_actions],
+            }
+
+    def play(self, match_id: str, action: str, seat: int | None = None) -> dict[str, Any]:
+        """Play an action (by its text) for one of the agent's seats.
+
+        Returns:
+            ``ok`` and the agent's next view after the other seats have played; when the
+            action is refused, ``ok`` is false, ``error`` says why and ``legal_actions``
+            lists what is legal; nothing changes then.
+
+        Raises:
+            ServiceError: unknown match or a seat that is not the agent's.
+        """
+        with self._lock:
+            m = self._get(match_id)
+            s = self._seat(m, seat)
+            obs = m.game.observe(m.state, s)
+            legal = [str(a) for a in obs.legal_actions]
+            if m.outcome is not None or obs.current_player is None:
+                return {"ok": False, "error": "the match is over", "legal_actions": []}
+            if obs.current_player != s:
+                return {
+                    "ok": False,
+                    "error": f"it is seat {obs.current_player}'s turn, not seat {s}'s",
+                    "legal_actions": [],
+                }
+            try:
+                chosen = m.game.parse_action(action)
+            except ValueError as e:
+                return {
+                    "ok": False,
+                    "error": f"cannot read {action!r}: {e}",
+                    "legal_actions": legal,
+                }
+            found = _accept(m.game, obs.legal_actions, str(chosen))
+            if found is None:
+                return {
+                    "ok": False,
+                    "error": f"{action!r} is not legal now",
+                    "legal_actions": legal,
+                }
+            try:
+                m.state = m.game.apply(m.state, found)
+            except IllegalActionError as e:
+                return {"ok": False, "error": e.reason, "legal_actions": legal}
+            m.actions.append(str(found))
+            self._advance(m)
+            return {"ok": True, **self._view(m, s)}
+
+    def result(self, match_id: str) -> dict[str, Any]:
+        """Whether the match is over; once it is, the outcome and the whole match record."""
+        with self._lock:
+            m = self._get(match_id)
+            if m.outcome is None:
+                obs = m.game.observe(m.state, m.agent_seats[0])
+                return {"match": m.id, "over": False, "to_move": obs.current_player}
+            return {
+                "match": m.id,
+                "over": True,
+                "outcome": m.outcome.to_json(),
+                "record": self._record(m).to_json(),
+            }
+
+    def close(self, match_id: str) -> dict[str, Any]:
+        """Drop a match (finished or not)."""
+        with self._lock:
+            self._get(match_id)
+            del self._matches[match_id]
+            return {"match": match_id, "closed": True}
+
+    def matches(self) -> list[str]:
+        """The ids of the running matches."""
+        with self._lock:
+            self._sweep()
+            return sorted(self._matches)
+
+    # ---- inside --------------------------------------------------------------------
+
+    def _get(self, match_id: str) -> _Match:
+        self._sweep()
+        m = self._matches.get(match_id)
+        if m is None:
+            known = ", ".join(sorted(self._matches)) or "none"
+            raise ServiceError(f"no match {match_id!r} (running: {known})")
+        m.touched = self._clock()
+        return m
+
+    def _sweep(self) -> None:
+        now = self._clock()
+        for k in [k for k, m in self._matches.items() if now - m.touched > self._idle_seconds]:
+            del self._matches[k]
+
+    def _seat(self, m: _Match, seat: int | None) -> int:
+        if seat is None:
+            obs = m.game.observe(m.state, m.agent_seats[0])
+            to_move = obs.current_player
+            return to_move if to_move in m.agent_seats else m.agent_seats[0]
+        if seat not in m.agent_seats:
+            raise ServiceError(f"seat {seat} is not yours (your seats: {list(m.agent_seats)})")
+        return seat
+
+    def _view(self, m: _Match, seat: int | None) -> dict[str, Any]:
+        s = self._seat(m, seat)
+        obs = m.game.observe(m.state, s)
+        to_move = obs.current_player
+        out: dict[str, Any] = {
+            "match": m.id,
+            "game": m.game.name,
+            "seat": s,
+            "your_seats": list(m.agent_seats),
+            "to_move": to_move,
+            "your_turn": to_move == s and m.outcome is None,
+            "over": m.outcome is not None,
+            "text": m.game.render(obs),
+            "observation": obs.to_json(),
+            "legal_actions": [str(a) for a in obs.legal_actions] if m.outcome is None else [],
+        }
+        if m.outcome is not None:
+            out["outcome"] = m.outcome.to_json()
+        return out
+
+    def _advance(self, m: _Match) -> None:
+        """Let the bots play until one of the agent's seats is to move or the match ends."""
+        while m.outcome is None:
+            to_move = m.game.current_player(m.state)
+            if to_move is None:
+                outcome = m.game.outcome(m.state)
+                assert outcome is not None
+                self._finish(m, outcome)
+                return
+            if to_move in m.agent_seats:
+                return
+            obs = m.game.observe(m.state, to_move)
+            legal = obs.legal_actions
+            action, why = _bot_act(m.bots[to_move], obs, self._bot_seconds)
+            if why is None:
+                chosen = _accept(m.game, legal, action)
+                if chosen is None:
+                    why = f"returned something that is not a legal action ({type(action).__name__})"
+                else:
+                    m.state = m.game.apply(m.state, chosen)
+                    m.actions.append(str(chosen))
+                    continue
+            self._forfeit(m, to_move, why)
+
+    def _forfeit(self, m: _Match, seat: int, why: str) -> None:
+        n = m.record.num_players
+        self._finish(m, Outcome.forfeited(n, seat, f"seat {seat} {why}", m.game.teams(n)))
+
+    def _finish(self, m: _Match, outcome: Outcome) -> None:
+        m.outcome = outcome
+        for bot in m.bots.values():
+            end = getattr(bot, "end_match", None)
+            if end is not None:
+                with contextlib.suppress(Exception):  # the result stands whatever a bot does
+                    end(outcome)
+
+    def _record(self, m: _Match) -> MatchRecord:
+        return attrs.evolve(m.record, actions=tuple(m.actions), outcome=m.outcome)

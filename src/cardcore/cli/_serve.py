@@ -1,0 +1,65 @@
+"""``cardcore serve``: the Model Context Protocol server (see :mod:`cardcore._mcp`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from cardcore._service import BOT_SECONDS, IDLE_SECONDS, MAX_MATCHES
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    """Add ``serve`` to the sub-commands."""
+    p = sub.add_parser(
+        "serve",
+        help="offer every installed game to LLM agents over MCP",
+        description="Run a Model Context Protocol server over stdio: an MCP client (an LLM "
+        "agent) lists the installed games, starts matches against installed bots and plays "
+        "them by action text, seeing only its own seats' observations. Needs the 'mcp' "
+        "extra: pip install 'cardcore[mcp]'.",
+    )
+    p.add_argument(
+        "--bot-seconds",
+        type=float,
+        default=BOT_SECONDS,
+        help="time limit of the other seats' bots per decision (default: %(default)s)",
+    )
+    p.add_argument(
+        "--idle-minutes",
+        type=float,
+        default=IDLE_SECONDS / 60,
+        help="drop a match nobody asked about for this long (default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-matches",
+        type=int,
+        default=MAX_MATCHES,
+        help="matches running at once (default: %(default)s)",
+    )
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve over stdio until the client closes the connection."""
+    if not 0 < args.bot_seconds <= 3600:
+        raise ValueError(f"--bot-seconds must be in (0, 3600], got {args.bot_seconds}")
+    if not 0 < args.idle_minutes <= 7 * 24 * 60:
+        raise ValueError(f"--idle-minutes must be in (0, 10080], got {args.idle_minutes}")
+    if not 1 <= args.max_matches <= 10_000:
+        raise ValueError(f"--max-matches must be in 1-10000, got {args.max_matches}")
+    try:
+        from cardcore._mcp import serve
+    except ModuleNotFoundError as e:
+        if e.name is not None and e.name.split(".")[0] == "mcp":
+            raise ValueError(
+                "serve needs the MCP SDK: pip install 'cardcore[mcp]' (or pip install mcp)"
+            ) from None
+        raise
+    serve(
+        bot_seconds=args.bot_seconds,
+        idle_seconds=args.idle_minutes * 60,
+        max_matches=args.max_matches,
+    )
+    return 0
