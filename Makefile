@@ -6,7 +6,7 @@ PLUGINS := $(wildcard plugins/cardcore-*)
 EXAMPLES := examples/cardcore-highcard
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest docs bench clean venv
+.PHONY: demo test lint typecheck pytest docs bench clean venv browser
 
 $(STAMP): pyproject.toml $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/pyproject.toml)
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/src) tests $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/tests) examples/my_bot.py examples/heuristic_rollout_bot.py
 
-pytest: $(STAMP)
+# The HTML tests drive a real browser: Debian's Chromium and ChromeDriver, installed when missing.
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  echo "installing chromium and chromium-driver (apt-get)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
+pytest: $(STAMP) browser
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -p no:cacheprovider
 
 docs: $(STAMP)
@@ -40,4 +46,4 @@ bench: $(STAMP)
 	$(BIN)/cardcore bench --seconds 2 --markdown benchmarks/results.md
 
 clean:
-	rm -rf $(VENV) site .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) site .mypy_cache .ruff_cache .pytest_cache .hypothesis test-artifacts

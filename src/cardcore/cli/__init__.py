@@ -263,6 +263,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         game = host.load_game(record.game, **dict(record.options))
     except (PluginError, OptionError) as e:
         raise RecordError(f"{args.file}: {e}") from None
+    if args.html:
+        from cardcore.cli._report import write_replay_html
+
+        return write_replay_html(game, record, args.as_seat, args.html)
     if args.interactive:
         from cardcore.cli._human import browse_replay
 
@@ -409,6 +413,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--interactive", "-i", action="store_true", help="step through (next/prev/jump/end)"
+    )
+    p.add_argument(
+        "--html",
+        metavar="OUT",
+        help="write a self-contained HTML viewer (seen by --as SEAT, or by every seat once "
+        "the match is over)",
     )
     p.set_defaults(func=cmd_replay)
 

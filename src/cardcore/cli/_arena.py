@@ -91,6 +91,16 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write per-bot results as CSV")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--report", metavar="OUT", help="also write an HTML report (plots, replays) to this file"
+    )
+    p.add_argument(
+        "--report-replays",
+        type=int,
+        default=5,
+        metavar="N",
+        help="games with a replay page in the report: forfeits first (default: %(default)s)",
+    )
     p.set_defaults(func=cmd_arena)
 
 
@@ -123,6 +133,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from cardcore.cli import _parse_kv
 
     options = _parse_kv(args.option or [], "--option")
+    if args.report:
+        from cardcore.cli._report import check_report
+
+        check_report(args.report, args.report_replays)  # before playing, not after
     bots = parse_bots(args.bots)
     if any(b.is_import_path for b in bots) and os.getcwd() not in sys.path and "" not in sys.path:
         # Import-path bots resolve from the current directory, as with ``python -m``;
@@ -155,6 +169,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         return 130
     if args.csv:
         result.write_csv(args.csv)
+    if args.report:
+        from cardcore.cli._report import write_arena_report
+
+        write_arena_report(result, args.report, args.report_replays)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     elif sys.stdout.isatty():

@@ -1,0 +1,427 @@
+"""Static HTML: a replay viewer for one match and a report for an arena run.
+
+Both are single self-contained files: no network, no build step, no script from
+elsewhere. The replay viewer holds only what its point of view may see. Seen by one
+seat, it carries that seat's observations and nothing else (other seats' hidden cards
+never reach the file, so a player can be given the file of their own seat); seen by all
+seats, allowed once the match is over, it merges what every seat knew at each step.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from cardcore._engine import MatchRecord, initial_state_of, replay
+from cardcore._game import Game
+from cardcore._table import SPECTATOR
+
+__all__ = ["ALL_SEATS", "arena_report_html", "replay_data", "replay_html"]
+
+ALL_SEATS: Final = -2
+"""The point of view that sees every seat's cards (a finished match only)."""
+
+_RED: Final = frozenset("♥♦")
+
+
+def _zones(game: Game[Any, Any, Any], state: Any, seat: int, players: int) -> list[dict[str, Any]]:
+    """The zones as ``seat`` knows them; for :data:`ALL_SEATS`, what any seat knew."""
+    seats = range(players) if seat == ALL_SEATS else (seat,)
+    views = [game.observe(state, s).table for s in seats]
+    layout = views[0].layout
+    merged: list[dict[str, Any]] = []
+    per_view = [v.to_json()["zones"] for v in views]
+    for z in layout.zones:
+        lists: list[list[str | None]] = [list(pv[z.name]) for pv in per_view]
+        if z.ordered:
+            cards = [
+                next((c[i] for c in lists if c[i] is not None), None) for i in range(len(lists[0]))
+            ]
+        else:
+            known: list[str] = []
+            for c in lists:
+                known.extend(x for x in c if x is not None and x not in known)
+            cards = [*known, *([None] * (len(lists[0]) - len(known)))]
+        merged.append(
+            {
+                "name": z.name,
+                "owner": z.owner,
+                "ordered": z.ordered,
+                "cards": cards,
+            }
+        )
+    return merged
+
+
+def replay_data(
+    record: MatchRecord, game: Game[Any, Any, Any], seat: int = ALL_SEATS
+) -> dict[str, Any]:
+    """The frames of the viewer: the table before the first decision and after each one.
+
+    Args:
+        record: the match.
+        game: its rules.
+        seat: the point of view: a seat, :data:`cardcore.SPECTATOR` (public only) or
+            :data:`ALL_SEATS` (every hand; only for a finished match).
+
+    Raises:
+        ValueError: an unfinished match seen by all seats, or a seat out of range.
+    """
+    n = record.num_players
+    if seat == ALL_SEATS and record.outcome is None:
+        raise ValueError("an unfinished match can be shown only from one seat's point of view")
+    if seat not in (ALL_SEATS, SPECTATOR) and not 0 <= seat < n:
+        raise ValueError(f"seat {seat} is not a seat of this match (0-{n - 1})")
+    text_seat = SPECTATOR if seat == ALL_SEATS else seat
+    state = initial_state_of(record, game)
+    zones = _zones(game, state, seat, n)
+    frames: list[dict[str, Any]] = [
+        {
+            "step": 0,
+            "by": None,
+            "action": "",
+            "to_move": game.current_player(state),
+            "text": game.render(game.observe(state, text_seat)),
+            "zones": zones,
+        }
+    ]
+    for step in replay(record, game):
+        after = _zones(game, step.after, seat, n)
+        # As in the text replay, a seat's view names only its own actions.
+        shown = str(step.action) if seat in (ALL_SEATS, step.seat) else "(moves)"
+        frames.append(
+            {
+                "step": step.index + 1,
+                "by": step.seat,
+                "action": shown,
+                "to_move": game.current_player(step.after),
+                "text": game.render(game.observe(step.after, text_seat)),
+                "zones": after,
+            }
+        )
+    names = list(record.bots) if record.bots else [f"seat {s}" for s in range(n)]
+    view = (
+        "every seat"
+        if seat == ALL_SEATS
+        else "the table (public cards only)"
+        if seat == SPECTATOR
+        else f"seat {seat}"
+    )
+    return {
+        "game": record.game,
+        "players": n,
+        "seed": record.seed,
+        "bots": names,
+        "view": view,
+        "seat": seat,
+        "outcome": None if record.outcome is None else record.outcome.to_json(),
+        "frames": frames,
+    }
+
+
+_STYLE: Final = """
+:root { --felt: #1f5e3b; --ink: #1d1d1f; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.4 system-ui, sans-serif; color: var(--ink); background: #f3f1ea; }
+header { padding: 12px 20px; background: var(--felt); color: #fff; }
+header h1 { margin: 0; font-size: 20px; }
+header p { margin: 2px 0 0; opacity: .85; }
+main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(220px, 1fr); gap: 16px; padding: 16px 20px; }
+.controls { display: flex; gap: 8px; align-items: center; margin-bottom: 12px; flex-wrap: wrap; }
+button { font: inherit; padding: 6px 14px; border: 1px solid #777; border-radius: 6px; background: #fff; cursor: pointer; }
+button:disabled { opacity: .4; cursor: default; }
+#counter { font-variant-numeric: tabular-nums; min-width: 9em; }
+#move { font-weight: 600; }
+.zone { background: var(--felt); border-radius: 10px; padding: 8px 10px; margin-bottom: 8px; color: #fff; }
+.zone h2 { margin: 0 0 6px; font-size: 13px; font-weight: 600; letter-spacing: .03em; opacity: .9; }
+.zone.empty .cards::after { content: "empty"; opacity: .6; font-size: 13px; }
+.cards { display: flex; flex-wrap: wrap; gap: 4px; min-height: 10px; }
+.card { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
+  width: 42px; height: 60px; border-radius: 6px; background: #fff; color: #111; border: 1px solid #999;
+  font-weight: 700; font-size: 17px; line-height: 1; box-shadow: 0 1px 2px rgba(0,0,0,.35); }
+.card small { font-size: 20px; }
+.card.red { color: #c0142b; }
+.card.back { background: repeating-linear-gradient(45deg, #2a4d8f 0 6px, #3c64b0 6px 12px); border-color: #1b3363; }
+pre { background: #fff; border: 1px solid #ccc; border-radius: 8px; padding: 10px; white-space: pre-wrap; font-size: 13px; }
+ol#log { margin: 0; padding-left: 2.2em; max-height: 70vh; overflow: auto; font-size: 13px; }
+ol#log li.current { background: #ffe9a8; }
+ol#log li { cursor: pointer; }
+.outcome { margin-top: 12px; padding: 10px; border-radius: 8px; background: #fff; border: 1px solid #ccc; }
+kbd { border: 1px solid #999; border-radius: 3px; padding: 0 4px; background: #fff; color: #111; font-size: 12px; }
+.zone.pile .cards { gap: 0; }
+.zone.pile .card + .card { margin-left: -36px; }
+"""
+
+_SCRIPT: Final = """
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+let at = 0;
+const last = data.frames.length - 1;
+const $ = (id) => document.getElementById(id);
+function seatName(s) { return s === null ? "" : "seat " + s + " (" + data.bots[s] + ")"; }
+function cardEl(text) {
+  const el = document.createElement("span");
+  if (text === null) { el.className = "card back"; el.title = "a card not seen"; return el; }
+  const suit = text.slice(-1), rank = text.slice(0, -1);
+  el.className = "card" + ("♥♦".includes(suit) ? " red" : "");
+  el.title = text;
+  el.append(rank);
+  const s = document.createElement("small"); s.textContent = suit; el.append(s);
+  return el;
+}
+function zoneTitle(z) {
+  if (z.owner === null) return z.name;
+  return z.name + " — " + seatName(z.owner) + (z.owner === data.seat ? " (you)" : "");
+}
+function show(i) {
+  at = Math.max(0, Math.min(last, i));
+  const f = data.frames[at];
+  $("counter").textContent = "step " + at + " / " + last;
+  $("move").textContent = at === 0 ? "before the first decision" : seatName(f.by) + ": " + f.action;
+  $("next-up").textContent = f.to_move === null ? "the match is over" : "to move: " + seatName(f.to_move);
+  const zones = $("zones"); zones.replaceChildren();
+  for (const z of f.zones) {
+    const box = document.createElement("section");
+    const hidden = z.cards.every((c) => c === null);
+    box.className = "zone" + (z.cards.length ? "" : " empty") + (hidden && z.cards.length > 8 ? " pile" : "");
+    box.dataset.zone = z.name;
+    const h = document.createElement("h2"); h.textContent = zoneTitle(z) + " (" + z.cards.length + ")";
+    const row = document.createElement("div"); row.className = "cards";
+    for (const c of z.cards) row.append(cardEl(c));
+    box.append(h, row); zones.append(box);
+  }
+  $("text").textContent = f.text;
+  $("prev").disabled = $("first").disabled = at === 0;
+  $("next").disabled = $("end").disabled = at === last;
+  for (const li of document.querySelectorAll("#log li")) li.classList.toggle("current", Number(li.dataset.step) === at);
+  const cur = document.querySelector("#log li.current"); if (cur) cur.scrollIntoView({block: "nearest"});
+  $("outcome").hidden = !(at === last && data.outcome);
+  history.replaceState(null, "", "#step=" + at);
+}
+const log = $("log");
+data.frames.slice(1).forEach((f) => {
+  const li = document.createElement("li"); li.dataset.step = f.step;
+  li.textContent = "seat " + f.by + ": " + f.action; li.onclick = () => show(f.step); log.append(li);
+});
+if (data.outcome) {
+  const o = data.outcome, rows = o.scores.map((s, i) => seatName(i) + ": score " + s + ", place " + o.placing[i]);
+  $("outcome").textContent = (o.reason ? o.reason + ". " : "") + rows.join("; ");
+}
+$("first").onclick = () => show(0);
+$("prev").onclick = () => show(at - 1);
+$("next").onclick = () => show(at + 1);
+$("end").onclick = () => show(last);
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight" || e.key === "n" || e.key === " ") { show(at + 1); e.preventDefault(); }
+  else if (e.key === "ArrowLeft" || e.key === "p") { show(at - 1); e.preventDefault(); }
+  else if (e.key === "Home") show(0);
+  else if (e.key === "End") show(last);
+});
+const linked = /^#step=(\d+)$/.exec(location.hash);
+show(linked ? Number(linked[1]) : 0);
+"""
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON that is safe inside a ``<script>`` element."""
+    return (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
+
+
+def replay_html(record: MatchRecord, game: Game[Any, Any, Any], seat: int = ALL_SEATS) -> str:
+    """A self-contained HTML page that steps through a match (see :func:`replay_data`)."""
+    data = replay_data(record, game, seat)
+    title = f"{record.game} replay, seed {record.seed}, seen by {data['view']}"
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>{html.escape(record.game)}: {record.num_players} players, seed {record.seed}</h1>
+<p>Seen by {html.escape(data["view"])} · {html.escape(", ".join(data["bots"]))} ·
+keys <kbd>&larr;</kbd> <kbd>&rarr;</kbd> <kbd>Home</kbd> <kbd>End</kbd> · link to a step: <code>#step=N</code></p>
+</header>
+<main>
+<div>
+<div class="controls">
+<button id="first" type="button">« First</button>
+<button id="prev" type="button">‹ Previous</button>
+<button id="next" type="button">Next ›</button>
+<button id="end" type="button">Last »</button>
+<span id="counter"></span>
+</div>
+<p><span id="move"></span> · <span id="next-up"></span></p>
+<div id="zones"></div>
+<pre id="text"></pre>
+<div id="outcome" class="outcome" hidden></div>
+</div>
+<aside>
+<h2>Moves</h2>
+<ol id="log" start="1"></ol>
+</aside>
+</main>
+<script type="application/json" id="replay-data">{_json_for_script(data)}</script>
+<script>{_SCRIPT}</script>
+</body>
+</html>
+"""
+
+
+# ---- arena report ------------------------------------------------------------------
+
+
+def _interval(e: Mapping[str, Any]) -> tuple[float, float | None, float | None]:
+    lo, hi = e.get("low"), e.get("high")
+    return float(e["mean"]), None if lo is None else float(lo), None if hi is None else float(hi)
+
+
+def _bars_svg(
+    title: str, rows: Sequence[tuple[str, float, float | None, float | None]], *, top: float
+) -> str:
+    """A horizontal bar chart with interval whiskers, as inline SVG."""
+    w, label_w, bar_h, gap = 560, 150, 22, 10
+    h = 34 + len(rows) * (bar_h + gap)
+    span = w - label_w - 60
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" '
+        f'aria-label="{html.escape(title)}">',
+        f'<text x="0" y="16" font-size="14" font-weight="600">{html.escape(title)}</text>',
+    ]
+    for i, (label, mean, lo, hi) in enumerate(rows):
+        y = 30 + i * (bar_h + gap)
+
+        def x(v: float) -> float:
+            return label_w + span * max(0.0, min(v, top)) / top
+
+        parts.append(
+            f'<text x="{label_w - 8}" y="{y + 16}" font-size="13" text-anchor="end">'
+            f"{html.escape(label)}</text>"
+        )
+        parts.append(
+            f'<rect x="{label_w}" y="{y}" width="{x(mean) - label_w:.1f}" height="{bar_h}" '
+            f'fill="#2f7d55"><title>{html.escape(label)}: {mean:.3f}</title></rect>'
+        )
+        if lo is not None and hi is not None:
+            cy = y + bar_h / 2
+            parts.append(
+                f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{cy}" y2="{cy}" stroke="#111" '
+                'stroke-width="2"/>'
+            )
+            for v in (lo, hi):
+                parts.append(
+                    f'<line x1="{x(v):.1f}" x2="{x(v):.1f}" y1="{y + 4}" y2="{y + bar_h - 4}" '
+                    'stroke="#111" stroke-width="2"/>'
+                )
+        parts.append(
+            f'<text x="{x(hi if hi is not None else mean) + 6:.1f}" y="{y + 16}" '
+            f'font-size="12">{mean:.3f}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, str]] = ()) -> str:
+    """A self-contained HTML report of an arena run.
+
+    Args:
+        result: the run as :meth:`cardcore.arena.ArenaResult.to_json` gives it.
+        replays: ``(label, link)`` pairs of replay pages to link to.
+    """
+    cfg = result["config"]
+    bots = result["bots"]
+    head = (
+        f"{cfg['game']} (preset {cfg['preset']}, {cfg['players']} players): "
+        f"{result['deals']} deals, {result['games']} games counted, seed {cfg['seed']}"
+    )
+    rows_html = []
+    for b in bots:
+        ws = _interval(b["win_share"])
+        sc = _interval(b["score"])
+        rating = b.get("rating")
+        rating_text = "-" if not rating else f"{rating['mu']:.1f} ± {rating['sigma']:.1f}"
+        reasons = "; ".join(b.get("forfeit_reasons", []))
+
+        def rng(e: tuple[float, float | None, float | None], digits: int) -> str:
+            mean, lo, hi = e
+            if lo is None or hi is None:
+                return f"{mean:.{digits}f}"
+            return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+        rows_html.append(
+            "<tr>"
+            f"<td>{html.escape(b['bot'])}</td><td>{b['games']}</td>"
+            f"<td>{rng(ws, 3)}</td><td>{rng(sc, 2)}</td><td>{rating_text}</td>"
+            f"<td>{b['forfeits']}</td><td>{html.escape(reasons)}</td>"
+            "</tr>"
+        )
+    win_rows = [(b["bot"], *_interval(b["win_share"])) for b in bots]
+    charts = [_bars_svg("Win share (95% interval)", win_rows, top=1.0)]
+    rated = [b for b in bots if b.get("rating")]
+    if rated:
+        top = max(float(b["rating"]["mu"]) + 2 * float(b["rating"]["sigma"]) for b in rated)
+        charts.append(
+            _bars_svg(
+                "Rating (mu, ± 2 sigma)",
+                [
+                    (
+                        b["bot"],
+                        float(b["rating"]["mu"]),
+                        float(b["rating"]["mu"]) - 2 * float(b["rating"]["sigma"]),
+                        float(b["rating"]["mu"]) + 2 * float(b["rating"]["sigma"]),
+                    )
+                    for b in rated
+                ],
+                top=max(top, 1.0),
+            )
+        )
+    links = "".join(
+        f'<li><a href="{html.escape(href, quote=True)}">{html.escape(label)}</a></li>'
+        for label, href in replays
+    )
+    notes = [result.get("ci_method", ""), result.get("ratings_note", "")]
+    notes += [f"error: {e}" for e in result.get("errors", [])[:5]]
+    notes_html = "".join(f"<li>{html.escape(n)}</li>" for n in notes if n)
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Arena: {html.escape(head)}</title>
+<style>
+body {{ margin: 0; font: 15px/1.45 system-ui, sans-serif; background: #f3f1ea; color: #1d1d1f; }}
+header {{ padding: 12px 20px; background: #1f5e3b; color: #fff; }}
+header h1 {{ margin: 0; font-size: 20px; }}
+main {{ padding: 16px 20px; }}
+table {{ border-collapse: collapse; background: #fff; }}
+th, td {{ border: 1px solid #ccc; padding: 5px 10px; text-align: right; }}
+th:first-child, td:first-child, td:last-child {{ text-align: left; }}
+svg {{ display: block; margin: 16px 0; background: #fff; border: 1px solid #ccc; border-radius: 8px; padding: 8px; }}
+</style>
+</head>
+<body>
+<header><h1>Arena: {html.escape(cfg["game"])}</h1><p>{html.escape(head)}</p></header>
+<main>
+<table id="results">
+<thead><tr><th>bot</th><th>games</th><th>win share [95%]</th><th>score [95%]</th>
+<th>rating</th><th>forfeits</th><th>forfeit reasons</th></tr></thead>
+<tbody>{"".join(rows_html)}</tbody>
+</table>
+{"".join(charts)}
+<h2>Notes</h2>
+<ul>{notes_html}</ul>
+<h2>Replays</h2>
+<ul id="replays">{links or "<li>none kept</li>"}</ul>
+</main>
+</body>
+</html>
+"""
