@@ -154,7 +154,7 @@ kbd { border: 1px solid #999; border-radius: 3px; padding: 0 4px; background: #f
 .zone.pile .card + .card { margin-left: -36px; }
 """
 
-_SCRIPT: Final = """
+_SCRIPT: Final = r"""
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 let at = 0;
 const last = data.frames.length - 1;
