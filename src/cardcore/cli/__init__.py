@@ -263,6 +263,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         game = host.load_game(record.game, **dict(record.options))
     except (PluginError, OptionError) as e:
         raise RecordError(f"{args.file}: {e}") from None
+    if args.json:
+        from cardcore.cli._replay_json import replay_json
+
+        print(json.dumps(replay_json(record, game, seat), ensure_ascii=False))
+        return 0
     if args.interactive:
         from cardcore.cli._human import browse_replay
 
@@ -349,6 +354,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardcore", description="Card games, bots, tournaments and the tools to trust them."
     )
+    from cardcore.cli._info import VersionAction
+
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser(
@@ -410,6 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--interactive", "-i", action="store_true", help="step through (next/prev/jump/end)"
     )
+    p.add_argument("--json", action="store_true", help="print the steps as JSON")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
@@ -441,6 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
 _EXTRA_COMMANDS: tuple[str, ...] = (
     "cardcore.cli._arena",
     "cardcore.cli._bench",
+    "cardcore.cli._info",
     "cardcore.cli._newgame",
 )
 """Sub-commands defined in their own modules; each has ``register(subparsers)``."""
