@@ -159,7 +159,7 @@ def _info_text(info: dict[str, Any]) -> str:
     lo, hi = info["players"]["min"], info["players"]["max"]
     players = f"{lo}" if lo == hi else f"{lo}-{hi}"
     lines = [
-        f"{info['id']}: {info['title']}"
+        f"{info['title']} ({info['id']})"
         + (f": {info['description']}" if info["description"] else ""),
         f"  players        {players}",
         f"  rules version  {info['rules_version']}",
