@@ -136,7 +136,7 @@ def test_one_time_setup_happens_before_the_timed_playouts(
         return real_playouts(g, n, seconds, seed)
 
     monkeypatch.setattr(bench, "_playouts", spy)
-    result = bench.bench_game(Lazy(), seconds=0.05, ismcts_iterations=5)  # type: ignore[arg-type]
+    result = bench.bench_game(Lazy(), seconds=0.05, ismcts_iterations=5)
     timed = log.index(("playouts", 0.05))
     assert log.index("setup") < timed
     assert log[0] == ("playouts", 0.0)  # the warm-up game comes first
