@@ -139,3 +139,16 @@ def test_too_few_deals_to_separate_the_bots_is_warned() -> None:
 def test_the_method_is_named() -> None:
     """The table's note says which interval each column uses."""
     assert "Wilson score" in CI_METHOD and "Student t for score" in CI_METHOD
+
+
+def test_the_arena_table_names_the_method_and_warns() -> None:
+    """Two random bots over 3 deals: the table shows Wilson ranges and the overlap warning."""
+    from cardcore.arena import run_arena
+
+    result = run_arena("highcard", ["random", "random"], games=3, seed=2, workers=0, db=None)
+    text = result.table()
+    assert "Wilson score" in text
+    assert "± 0.000" not in text and "[" in text
+    assert "3 deals cannot tell" in text
+    assert result.to_json()["warnings"] == result.warnings()
+    assert result.warnings()

@@ -178,8 +178,9 @@ class ArenaResult:
         flat = [b.bot for b in self.bots if b.games and b.score.low is None]
         if flat:
             out.append(
-                f"note: score of {', '.join(flat)} has no interval: it was the same in "
-                f"every deal, which {deals} deal{'s' if deals != 1 else ''} cannot make certain"
+                f"note: no interval for the score of {', '.join(flat)}: it was the same in "
+                + (f"all {deals} deals" if deals > 1 else "the only deal")
+                + ", too few to call it certain"
             )
         return out
 
