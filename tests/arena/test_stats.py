@@ -132,6 +132,11 @@ def test_too_few_deals_to_separate_the_bots_is_warned() -> None:
     assert "deals would show it" in lines[0]
     far = [wilson([1.0] * 30, trials=60), wilson([0.0] * 30, trials=60)]
     assert separation_warnings(["alpha", "beta"], far, 30) == []
+    # Three bots: the leader stands apart, the two below it overlap: one warning for them.
+    three = [wilson([0.0, 1.0, 0.0, 0.0] * 5), wilson([1.0] * 20), wilson([0.0, 0.0, 1.0, 0.0] * 5)]
+    (line,) = separation_warnings(["a", "b", "c"], three, 20)
+    assert "cannot tell a from c" in line or "cannot tell c from a" in line
+    assert "gap" not in line  # equal means: no guess at the deals needed
     unknown = Estimate(mean=math.nan, low=None, high=None)
     assert separation_warnings(["alpha", "beta"], [unknown, unknown], 0) == []
 

@@ -21,6 +21,7 @@ same value (zero spread over a few deals is no proof of zero uncertainty).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
@@ -187,11 +188,12 @@ def wilson(
 
 
 def separation_warnings(labels: Sequence[str], shares: Sequence[Estimate], deals: int) -> list[str]:
-    """Warn when the deals played cannot tell the leading bot from another one.
+    """Warn where the deals played cannot tell neighbouring bots of the ranking apart.
 
-    The leader (highest mean win share) is compared with every other bot; where their
-    intervals overlap, one line names both and guesses the deals needed to separate
-    them (intervals narrow as one over the square root of the deals).
+    The bots are ranked by mean win share; each is compared with the next one down.
+    Where their intervals overlap, one line names both and guesses the deals needed to
+    separate them if the gap is real (intervals narrow as one over the square root of
+    the deals).
 
     Args:
         labels: the bots' labels.
@@ -199,7 +201,7 @@ def separation_warnings(labels: Sequence[str], shares: Sequence[Estimate], deals
         deals: the complete deals behind the estimates.
 
     Returns:
-        Warning lines, empty when every bot is told apart from the leader.
+        Warning lines, empty when every bot is told apart from the next one.
     """
     known = [
         (label, e)
@@ -208,24 +210,22 @@ def separation_warnings(labels: Sequence[str], shares: Sequence[Estimate], deals
     ]
     if len(known) < 2 or deals <= 0:
         return []
-    leader, best = max(known, key=lambda le: le[1].mean)
+    ranked = sorted(known, key=lambda le: -le[1].mean)
     out = []
-    for label, e in known:
-        if label == leader:
+    for (upper, hi), (lower, lo) in itertools.pairwise(ranked):
+        assert hi.low is not None
+        assert lo.high is not None
+        if hi.low > lo.high:
             continue
-        assert best.low is not None
-        assert e.high is not None
-        if best.low > e.high:
-            continue
-        gap = best.mean - e.mean
-        widths = (best.mean - best.low) + (e.high - e.mean)
+        gap = hi.mean - lo.mean
         need = ""
         if gap > 0:
+            widths = (hi.mean - hi.low) + (lo.high - lo.mean)
             more = float(f"{deals * (widths / gap) ** 2:.2g}")
             need = f"; if the gap of {gap:.2f} is real, about {more:,.0f} deals would show it"
         out.append(
-            f"warning: {deals} deal{'s' if deals != 1 else ''} cannot tell {leader} from "
-            f"{label}: their win-share intervals overlap{need}"
+            f"warning: {deals} deal{'s' if deals != 1 else ''} cannot tell {upper} from "
+            f"{lower}: their win-share intervals overlap{need}"
         )
     return out
 
