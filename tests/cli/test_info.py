@@ -145,6 +145,32 @@ def test_bash_completion_completes_a_command(
     assert done.stdout.split() == ["info"]
 
 
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_bash_completion_completes_installed_game_ids(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """After `cardcore info` and `cardcore bench`, the installed games are offered."""
+    script = tmp_path / "cardcore.bash"
+    main(["completion", "bash"])
+    script.write_text(capsys.readouterr().out, encoding="utf-8")
+
+    def complete(*words: str) -> list[str]:
+        probe = (
+            f"source {script}; COMP_WORDS=({' '.join(words)}); COMP_CWORD={len(words) - 1}; "
+            f"COMP_LINE='{' '.join(words)}'; COMP_POINT=${{#COMP_LINE}}; "
+            "_shtab_cardcore; printf '%s\\n' \"${COMPREPLY[@]}\""
+        )
+        done = subprocess.run(
+            ["bash", "--norc", "-c", probe], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        return sorted(done.stdout.split())
+
+    assert complete("cardcore", "info", "n") == ["nestors", "noddy", "nyuri"]
+    assert complete("cardcore", "bench", "highcard", "b") == ["box"]
+    assert complete("cardcore", "info", "zz") == []
+
+
 def test_completion_without_shtab_says_what_to_install(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -219,7 +219,41 @@ def completion_script(shell: str, parser: argparse.ArgumentParser) -> str:
         raise CliError(
             "shell completion needs shtab, which cardcore depends on: pip install shtab"
         ) from None
+    _mark_completions(parser, shtab.FILE, shtab.DIRECTORY)
     return str(shtab.complete(parser, shell=shell))
+
+
+_GAME_ARGS = frozenset({"game", "games"})
+_FILE_ARGS = frozenset({"file", "record", "resume", "db", "markdown", "csv"})
+_DIR_ARGS = frozenset({"failure_dir"})
+
+
+def _word_list(name: str, words: Sequence[str]) -> dict[str, Any]:
+    """A shtab completion offering fixed words (the installed games, when the script is made)."""
+    text = " ".join(words)
+    return {
+        "bash": f"_cardcore_{name}",
+        "zsh": f"({text})",
+        "tcsh": f"({text})",
+        "preamble": {"bash": f'_cardcore_{name}() {{\n  compgen -W "{text}" -- "$1"\n}}\n'},
+    }
+
+
+def _mark_completions(parser: argparse.ArgumentParser, files: Any, dirs: Any) -> None:
+    """Complete game ids, file and directory names where the commands take them."""
+    from cardcore._host import default_host
+
+    games = _word_list("games", list(default_host().games()))
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _mark_completions(sub, files, dirs)
+        elif action.dest in _GAME_ARGS and not action.option_strings:
+            action.complete = games  # type: ignore[attr-defined]
+        elif action.dest in _FILE_ARGS:
+            action.complete = files  # type: ignore[attr-defined]
+        elif action.dest in _DIR_ARGS:
+            action.complete = dirs  # type: ignore[attr-defined]
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
