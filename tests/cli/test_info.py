@@ -70,6 +70,17 @@ def test_info_json_is_complete(capsys: pytest.CaptureFixture[str]) -> None:
     assert {b["id"] for b in data["bots"]} >= {"random", "ismcts"}
 
 
+def test_info_shows_partnerships(capsys: pytest.CaptureFixture[str]) -> None:
+    """Nestors is played in partnerships: info names them; a game without has none."""
+    code, out, _ = run(capsys, "info", "nestors")
+    assert code == 0
+    assert "  teams          seats 0+2 vs 1+3 with 4 players" in out.splitlines()
+    _, out, _ = run(capsys, "info", "nestors", "--json")
+    assert json.loads(out)["teams"] == {"4": [[0, 2], [1, 3]]}
+    _, out, _ = run(capsys, "info", "nyuri", "--json")
+    assert json.loads(out)["teams"] == {}
+
+
 def test_info_of_an_unknown_game_names_the_installed_ones(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

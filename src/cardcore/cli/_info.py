@@ -95,6 +95,10 @@ def _fmt(value: Any) -> str:
 def game_info(name: str) -> dict[str, Any]:
     """Everything ``cardcore info`` shows about one game, as JSON-ready data.
 
+    ``teams`` maps a player count to its partnerships (seat numbers), for the counts
+    that have them; ``presets`` gives every option for ``default`` and, for the other
+    presets, the options they set differently.
+
     Raises:
         PluginError: no such game (the message names the installed ones).
     """
@@ -141,11 +145,18 @@ def game_info(name: str) -> dict[str, Any]:
         for b in host.bots().values()
         if not b.games or spec.name in b.games
     ]
+    game = host.load_game(name)
+    teams = {}
+    for n in range(spec.min_players, spec.max_players + 1):
+        t = game.teams(n)
+        if t is not None:
+            teams[str(n)] = [list(team) for team in t]
     return {
         "id": spec.name,
         "title": spec.title,
         "description": spec.description,
         "players": {"min": spec.min_players, "max": spec.max_players},
+        "teams": teams,
         "rules_version": spec.rules_version,
         "distribution": spec.distribution,
         "version": spec.version,
@@ -162,6 +173,10 @@ def _info_text(info: dict[str, Any]) -> str:
         f"{info['title']} ({info['id']})"
         + (f": {info['description']}" if info["description"] else ""),
         f"  players        {players}",
+        *(
+            f"  teams          seats {' vs '.join('+'.join(map(str, t)) for t in teams)} with {n} players"
+            for n, teams in info["teams"].items()
+        ),
         f"  rules version  {info['rules_version']}",
         f"  distribution   {info['distribution'] or '(registered in code)'} {info['version']}".rstrip(),
         "",
