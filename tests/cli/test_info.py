@@ -182,6 +182,15 @@ def test_bash_completion_completes_installed_game_ids(
     assert complete("cardcore", "info", "zz") == []
 
 
+def test_the_command_line_does_not_load_shtab_until_asked() -> None:
+    """Building the parser (every command) imports no completion library."""
+    import sys
+
+    code = "import sys, cardcore.cli; cardcore.cli.build_parser(); print('shtab' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
 def test_completion_without_shtab_says_what_to_install(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
