@@ -11,6 +11,7 @@ import copy
 import os
 import platform
 import random
+import textwrap
 import time
 import tracemalloc
 from collections.abc import Callable, Iterable
@@ -22,7 +23,15 @@ from cardcore._engine import play_match
 from cardcore._game import Game
 from cardcore._host import PluginHost, default_host
 
-__all__ = ["BenchResult", "bench_game", "machine_info", "run_bench"]
+__all__ = [
+    "BenchResult",
+    "bench_game",
+    "configurations",
+    "machine_info",
+    "run_bench",
+    "to_markdown",
+    "to_table",
+]
 
 
 @final
@@ -42,6 +51,10 @@ class BenchResult:
     engine_decisions_per_s: float
     ismcts_iterations_per_s: float
     state_bytes: int
+    warmup_ms: float = 0.0
+    """The untimed first game: one-time set-up (tables, caches) shows here, not in the rates."""
+    ismcts_positions: int = 0
+    """Positions the ISMCTS rate was measured on (each searched with a fixed budget)."""
     rl_step_ratio: float | None = None
     """PettingZoo step cost over the raw API (``None``: no codec, or the rl extra is missing)."""
 
@@ -121,6 +134,7 @@ def bench_game(
     seconds: float = 2.0,
     seed: int = 0,
     ismcts_iterations: int = 100,
+    ismcts_positions: int = 4,
 ) -> BenchResult:
     """Measure one game under one configuration.
 
@@ -130,11 +144,19 @@ def bench_game(
         players: seats (default: the game's largest count).
         seconds: time for the playout measurement (the other parts take a fraction).
         seed: makes the playouts reproducible.
-        ismcts_iterations: iterations of the timed ISMCTS decisions.
+        ismcts_iterations: iterations of each timed ISMCTS search.
+        ismcts_positions: positions searched (fewer if the sampled games have fewer
+            decisions with a choice).
     """
     from cardcore.bots import ISMCTSBot, RandomBot
 
     n = players or game.max_players
+    # Warm-up, untimed: the first game pays for whatever the rules build once (lookup
+    # tables, caches); then a short stretch more so that every timed part runs warm.
+    t0 = time.perf_counter()
+    _playouts(game, n, 0.0, seed + 10**6)
+    warmup_ms = (time.perf_counter() - t0) * 1e3
+    _playouts(game, n, min(0.5, seconds / 10), seed + 10**6 + 1)
     decisions, games, elapsed, samples = _playouts(game, n, seconds, seed)
     live = [s for s in samples if game.current_player(s) is not None]
     rng = random.Random(seed)
@@ -155,13 +177,21 @@ def bench_game(
         k += 1
     engine_rate = engine_decisions / (time.perf_counter() - t0)
 
-    # ISMCTS: iterations per second over a few real decisions.
-    bot = ISMCTSBot(game, seed=seed, iterations=ismcts_iterations)
-    timed = [o for o in observations if len(o.legal_actions) > 1][:3]
-    t0 = time.perf_counter()
-    for o in timed:
-        bot.act(o)
-    ismcts_rate = (ismcts_iterations * len(timed)) / (time.perf_counter() - t0) if timed else 0.0
+    # ISMCTS: a fixed number of iterations from each of a few positions spread over the
+    # sampled games (opening to end), after one untimed warm-up search.
+    choices = [o for o in observations if len(o.legal_actions) > 1]
+    picks = sorted({i * len(choices) // ismcts_positions for i in range(ismcts_positions)})
+    timed = [choices[i] for i in picks] if choices else []
+    ismcts_rate = 0.0
+    if timed:
+        ISMCTSBot(game, seed=seed, iterations=min(10, ismcts_iterations)).act(timed[0])
+        spent = 0.0
+        for i, o in enumerate(timed):
+            bot = ISMCTSBot(game, seed=seed + i, iterations=ismcts_iterations)
+            t0 = time.perf_counter()
+            bot.act(o)
+            spent += time.perf_counter() - t0
+        ismcts_rate = ismcts_iterations * len(timed) / spent
 
     state_bytes = 0
     if live:
@@ -183,7 +213,34 @@ def bench_game(
         engine_decisions_per_s=engine_rate,
         ismcts_iterations_per_s=ismcts_rate,
         state_bytes=state_bytes,
+        warmup_ms=warmup_ms,
+        ismcts_positions=len(timed),
     )
+
+
+def configurations(
+    games: Iterable[str] | None = None,
+    *,
+    presets: Iterable[str] | None = None,
+    host: PluginHost | None = None,
+) -> list[tuple[str, str]]:
+    """The (game, preset) pairs a bench runs: every preset of every game, or those given.
+
+    Raises:
+        PluginError: an unknown game (the message names the installed ones).
+        ValueError: a preset that none of the chosen games has.
+    """
+    host = host or default_host()
+    names = list(games) if games else list(host.games())
+    wanted = list(presets) if presets else None
+    out = []
+    for name in names:
+        spec = host.game_spec(name)
+        out += [(name, p) for p in spec.presets if wanted is None or p in wanted]
+    for p in wanted or ():
+        if not any(p == q for _, q in out):
+            raise ValueError(f"no chosen game has a preset {p!r}")
+    return out
 
 
 def run_bench(
@@ -191,23 +248,35 @@ def run_bench(
     *,
     presets: Iterable[str] | None = None,
     seconds: float = 2.0,
+    ismcts_iterations: int = 100,
     host: PluginHost | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> list[BenchResult]:
-    """Bench installed games (default: all) under every preset (or the given ones)."""
+    """Bench installed games (default: all) under every preset (or the given ones).
+
+    Args:
+        games: game ids (default: every installed game).
+        presets: only these presets.
+        seconds: playout time per configuration.
+        ismcts_iterations: iterations of each timed ISMCTS search.
+        host: where the games come from (default: the installed plugins).
+        progress: called before each configuration with how many are done, how many
+            there are, and a label such as ``nyuri preset=pagat``.
+
+    Returns:
+        One result per configuration, in order.
+    """
     host = host or default_host()
-    names = list(games) if games else list(host.games())
+    todo = configurations(games, presets=presets, host=host)
     out = []
-    for name in names:
-        spec = host.game_spec(name)
-        for preset in presets or spec.presets:
-            if preset not in spec.presets:
-                continue
-            if progress is not None:
-                progress(f"{name} preset={preset}")
-            game = host.load_game(name, preset=preset)
-            result = bench_game(game, preset=preset, seconds=seconds)
-            out.append(attrs.evolve(result, rl_step_ratio=_rl_ratio(name, preset, seconds)))
+    for i, (name, preset) in enumerate(todo):
+        if progress is not None:
+            progress(i, len(todo), f"{name} preset={preset}")
+        game = host.load_game(name, preset=preset)
+        result = bench_game(
+            game, preset=preset, seconds=seconds, ismcts_iterations=ismcts_iterations
+        )
+        out.append(attrs.evolve(result, rl_step_ratio=_rl_ratio(name, preset, seconds)))
     return out
 
 
@@ -223,26 +292,97 @@ def _rl_ratio(name: str, preset: str, seconds: float) -> float | None:
         return None
 
 
-def to_markdown(results: list[BenchResult], info: dict[str, str]) -> str:
-    """The results as a Markdown page (``benchmarks/results.md``)."""
+_COLUMNS: tuple[tuple[str, str, Callable[[BenchResult], str]], ...] = (
+    ("game", "game", lambda r: r.game),
+    ("preset", "preset", lambda r: r.preset),
+    ("players", "players", lambda r: str(r.players)),
+    ("decisions/s", "decisions/s", lambda r: f"{r.decisions_per_s:,.0f}"),
+    ("games/s", "games/s", lambda r: f"{r.games_per_s:,.1f}"),
+    ("engine dec/s", "engine decisions/s", lambda r: f"{r.engine_decisions_per_s:,.0f}"),
+    (
+        "ISMCTS it/s",
+        "ISMCTS it/s",
+        lambda r: f"{r.ismcts_iterations_per_s:,.0f}" if r.ismcts_positions else "n/a",
+    ),
+    ("apply", "apply µs", lambda r: f"{r.apply_us:.1f}"),
+    ("legal", "legal µs", lambda r: f"{r.legal_actions_us:.1f}"),
+    ("observe", "observe µs", lambda r: f"{r.observe_us:.1f}"),
+    ("sample", "sample µs", lambda r: f"{r.sample_state_us:.1f}"),
+    ("state B", "state bytes", lambda r: f"{r.state_bytes:,}"),
+    ("1st ms", "first game ms", lambda r: f"{r.warmup_ms:,.1f}"),
+    (
+        "RL ×",
+        "RL step ×",
+        lambda r: "n/a" if r.rl_step_ratio is None else f"{r.rl_step_ratio:.1f}",
+    ),
+)
+"""Short heading (terminal), long heading (Markdown) and cell text of each column."""
+
+_NOTES = (
+    "A decision is one legal_actions plus one apply in a random playout, on one core.",
+    "engine: play_match with random bots (they receive observations).",
+    "ISMCTS: {iterations} iterations from each of up to 4 positions (n/a: no choices).",
+    "1st: the untimed warm-up game (one-time set-up, such as tables, shows here).",
+    "RL: a PettingZoo step's cost over the raw API (n/a: no codec or no rl extra).",
+)
+
+
+def _table(headings: list[str], rows: list[list[str]]) -> list[str]:
+    width = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headings)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(width[i]) if i < 2 else c.rjust(width[i]) for i, c in enumerate(cells)
+        ).rstrip()
+
+    return [line(headings), "  ".join("-" * w for w in width), *(line(r) for r in rows)]
+
+
+def to_table(
+    results: list[BenchResult], info: dict[str, str], *, ismcts_iterations: int = 100
+) -> str:
+    """The results as plain text for a terminal: two tables of at most 80 columns."""
+    if not results:
+        return "no configurations were measured"
+    parts = (
+        ("Speed", (0, 1, 2, 3, 4, 5, 6)),
+        (
+            "Cost per call in µs, state in bytes, warm-up game in ms",
+            (0, 1, 7, 8, 9, 10, 11, 12, 13),
+        ),
+    )
+    out = []
+    for title, cols in parts:
+        out.append(title)
+        out += _table(
+            [_COLUMNS[c][0] for c in cols], [[_COLUMNS[c][2](r) for c in cols] for r in results]
+        )
+        out.append("")
+    out += [n.format(iterations=ismcts_iterations) for n in _NOTES]
+    machine = "Machine: " + ", ".join(f"{k} {v}" for k, v in info.items())
+    out += textwrap.wrap(machine, 80, subsequent_indent="  ")
+    return "\n".join(out)
+
+
+def to_markdown(
+    results: list[BenchResult], info: dict[str, str], *, ismcts_iterations: int = 100
+) -> str:
+    """The results as a Markdown page (what ``--markdown FILE`` writes)."""
     lines = [
         "# Benchmark results",
         "",
-        "Regenerate with `make bench` (or `cardcore bench --markdown benchmarks/results.md`).",
-        "A decision is one `legal_actions` plus one `apply` in a random playout, on one core.",
+        *(
+            "- "
+            + n.format(iterations=ismcts_iterations).replace(
+                "legal_actions plus one apply", "`legal_actions` plus one `apply`"
+            )
+            for n in _NOTES
+        ),
         "",
         "Machine: " + ", ".join(f"{k} {v}" for k, v in info.items()),
         "",
-        "| game | preset | players | decisions/s | games/s | apply µs | legal µs | observe µs "
-        "| sample µs | engine decisions/s | ISMCTS it/s | state bytes | RL step × |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| " + " | ".join(c[1] for c in _COLUMNS) + " |",
+        "|" + "---|" * len(_COLUMNS),
     ]
-    for r in results:
-        lines.append(
-            f"| {r.game} | {r.preset} | {r.players} | {r.decisions_per_s:,.0f} | {r.games_per_s:,.1f} "
-            f"| {r.apply_us:.1f} | {r.legal_actions_us:.1f} | {r.observe_us:.1f} "
-            f"| {r.sample_state_us:.1f} | {r.engine_decisions_per_s:,.0f} "
-            f"| {r.ismcts_iterations_per_s:,.0f} | {r.state_bytes:,} "
-            f"| {'n/a' if r.rl_step_ratio is None else f'{r.rl_step_ratio:.1f}'} |"
-        )
+    lines += ["| " + " | ".join(c[2](r) for c in _COLUMNS) + " |" for r in results]
     return "\n".join(lines) + "\n"

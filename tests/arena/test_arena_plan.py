@@ -16,7 +16,14 @@ from cardcore.arena import (
     parse_bots,
     t_quantile,
 )
-from cardcore.arena._stats import GameResult, aggregate, complete_deals, estimate, per_game
+from cardcore.arena._stats import (
+    GameResult,
+    aggregate,
+    complete_deals,
+    estimate,
+    per_game,
+    wilson,
+)
 
 DEAL_1_0 = 9125670256255328672
 BOT_1_2_3_1 = 5536486252751412426
@@ -134,12 +141,13 @@ def test_t_quantile_tends_to_the_normal() -> None:
 
 
 def test_estimate_interval() -> None:
-    """Mean ± t * s / sqrt(n); a single value has no interval."""
+    """Mean ± t * s / sqrt(n); a single value, or equal values, have no interval."""
     e = estimate([0.0, 1.0, 0.0, 1.0])
     half = t_quantile(0.975, 3) * math.sqrt(1 / 3) / 2
     assert e.mean == 0.5
     assert e.half_width == pytest.approx(half)
     assert estimate([0.7]).low is None
+    assert estimate([0.7, 0.7, 0.7]).low is None
 
 
 def _outcome(scores: list[float], placing: list[int], shares: list[str]) -> dict[str, object]:
@@ -170,6 +178,7 @@ def test_aggregate_averages_per_deal_and_keeps_complete_deals() -> None:
     assert a.games == b.games == 4
     assert a.win_share.mean == pytest.approx(0.75)
     assert b.win_share.mean == pytest.approx(0.25)
-    # Per-deal means of bot 0: 1.0 and 0.5; their standard deviation is sqrt(1/8).
-    assert a.win_share.half_width == pytest.approx(t_quantile(0.975, 1) * math.sqrt(1 / 8 / 2))
+    # Per-deal means of bot 0: 1.0 and 0.5; the Wilson interval over them (see test_stats).
+    assert a.win_share == wilson([1.0, 0.5], trials=4)
+    assert a.score == estimate([1.0, 0.5])
     assert a.forfeits == 0

@@ -13,7 +13,7 @@ import attrs
 
 from cardcore.arena._bots import BotEntry
 from cardcore.arena._seating import Seating
-from cardcore.arena._stats import Estimate, Rating
+from cardcore.arena._stats import Estimate, Rating, separation_warnings
 
 __all__ = ["ArenaConfig", "ArenaResult", "BotStats"]
 
@@ -154,7 +154,7 @@ class ArenaResult:
 
     def notes(self) -> list[str]:
         """The lines printed under the table."""
-        lines = [f"{self.ci_method}; {self.ratings_note}."]
+        lines = [f"{self.ci_method}.", f"{self.ratings_note[:1].upper()}{self.ratings_note[1:]}."]
         lines.append(
             f"{self.played} games played now, {self.reused} reused from the database, "
             f"in {self.seconds:.1f} s."
@@ -163,10 +163,26 @@ class ArenaResult:
             lines.append(
                 f"{self.incomplete_deals} deal(s) left out: {len(self.errors)} game(s) failed."
             )
+        lines.extend(self.warnings())
         lines.extend(f"error: {e}" for e in self.errors[:5])
         for b in self.bots:
             lines.extend(f"forfeit by {b.bot}: {r}" for r in b.forfeit_reasons)
         return lines
+
+    def warnings(self) -> list[str]:
+        """Lines saying where too few deals were played to be sure of a figure."""
+        deals = self.games // len(self.arrangements) if self.arrangements else 0
+        out = separation_warnings(
+            [b.bot for b in self.bots], [b.win_share for b in self.bots], deals
+        )
+        flat = [b.bot for b in self.bots if b.games and b.score.low is None]
+        if flat:
+            out.append(
+                f"note: no interval for the score of {', '.join(flat)}: it was the same in "
+                + (f"all {deals} deals" if deals > 1 else "the only deal")
+                + ", too few to call it certain"
+            )
+        return out
 
     def rows(self) -> list[dict[str, str]]:
         """The table's rows as display strings, by column."""
@@ -177,8 +193,8 @@ class ArenaResult:
                     "bot": b.bot,
                     "games": str(b.games),
                     "score": _pm(b.score, 2),
-                    "win share": _pm(b.win_share, 3),
-                    "placing": _pm(b.placing, 2),
+                    "win share": _range(b.win_share, 2),
+                    "placing": _range(b.placing, 2),
                     "rating": "-"
                     if b.rating is None
                     else f"{b.rating.mu:.1f} ± {b.rating.sigma:.1f}",
@@ -220,6 +236,7 @@ class ArenaResult:
             "incomplete_deals": self.incomplete_deals,
             "errors": list(self.errors),
             "ci_method": self.ci_method,
+            "warnings": self.warnings(),
             "ratings_note": self.ratings_note,
             "seconds": self.seconds,
             "bots": [b.to_json() for b in self.bots],
@@ -278,3 +295,12 @@ def _pm(e: Estimate, digits: int) -> str:
     if half is None:
         return f"{e.mean:.{digits}f}"
     return f"{e.mean:.{digits}f} ± {half:.{digits}f}"
+
+
+def _range(e: Estimate, digits: int) -> str:
+    """``mean [low, high]``: for intervals that need not be symmetric (Wilson)."""
+    if math.isnan(e.mean):
+        return "-"
+    if e.low is None or e.high is None:
+        return f"{e.mean:.{digits}f}"
+    return f"{e.mean:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]"

@@ -2,13 +2,26 @@
 
 The unit of independence is the *deal*: its arrangements share the cards, so their
 results are correlated (that is the point of duplicate deals: the luck cancels). Each
-bot's results are therefore averaged per deal first, and a Student t interval is taken
-over the per-deal means. Only complete deals (every arrangement finished) count.
+bot's results are therefore averaged per deal first, and the intervals are taken over
+the per-deal means. Only complete deals (every arrangement finished) count.
+
+Win share and placing are bounded (a share lies in 0-1, a placing in 1-players), so
+they get a Wilson score interval, which stays inside the bounds and never has zero
+width: 8 deals that one bot always wins give ``1.00 [0.74, 1.00]``, not ``1 ± 0``. The
+Wilson interval is built for independent 0/1 trials; per-deal means are neither, so it
+is applied with an *effective sample size* (Korn and Graubard, 1998): ``n* = p(1-p) / v``
+where ``v`` is the squared standard error of the mean over deals, kept between the
+deals and the games played, and with Student's t quantile for ``D - 1`` degrees of
+freedom in place of the normal one. Duplicate deals that cancel luck show up as a
+small ``v`` and so as a narrower interval. The mean score has no known bounds: it gets
+a Student t interval over per-deal means, and none at all when every deal gave the
+same value (zero spread over a few deals is no proof of zero uncertainty).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
@@ -17,9 +30,21 @@ from typing import Any, Final, final
 
 import attrs
 
-__all__ = ["CI_METHOD", "Estimate", "Rating", "aggregate", "openskill_ratings", "t_quantile"]
+__all__ = [
+    "CI_METHOD",
+    "Estimate",
+    "Rating",
+    "aggregate",
+    "openskill_ratings",
+    "separation_warnings",
+    "t_quantile",
+    "wilson",
+]
 
-CI_METHOD: Final = "95% Student t interval over per-deal means"
+CI_METHOD: Final = (
+    "95% intervals over deals: Wilson score (effective sample size) for win share and "
+    "placing, Student t for score"
+)
 
 
 @final
@@ -104,15 +129,105 @@ def t_quantile(p: float, df: int) -> float:
 
 
 def estimate(values: Sequence[float]) -> Estimate:
-    """The mean of independent values with a 95% Student t confidence interval."""
+    """The mean of independent values with a 95% Student t confidence interval.
+
+    Fewer than two values, or values that are all equal, give no interval (``None``
+    bounds): a spread of zero over a sample is no evidence of zero uncertainty.
+    """
     n = len(values)
     if n == 0:
         return Estimate(mean=math.nan, low=None, high=None)
     mean = math.fsum(values) / n
-    if n < 2:
+    sd = statistics.stdev(values) if n >= 2 else 0.0
+    if sd == 0.0:
         return Estimate(mean=mean, low=None, high=None)
-    half = t_quantile(0.975, n - 1) * statistics.stdev(values) / math.sqrt(n)
+    half = t_quantile(0.975, n - 1) * sd / math.sqrt(n)
     return Estimate(mean=mean, low=mean - half, high=mean + half)
+
+
+def wilson(
+    values: Sequence[float], *, trials: int | None = None, low: float = 0.0, high: float = 1.0
+) -> Estimate:
+    """The mean of per-deal values in ``[low, high]`` with a 95% Wilson score interval.
+
+    The values are rescaled to 0-1 and treated as a proportion estimated from
+    independent deals with the effective sample size ``p(1-p) / v`` (``v``: the squared
+    standard error of their mean), which is at least the number of deals when the values
+    are single 0/1 results and grows when duplicate deals cancel luck; it is capped at
+    ``trials`` (the games behind the values) so that constant values still get an
+    interval of honest width. The quantile is Student's t for ``len(values) - 1``
+    degrees of freedom (the normal one for a single deal).
+
+    Args:
+        values: one value per deal.
+        trials: games behind the values (default: one per value).
+        low: the smallest possible value.
+        high: the largest possible value.
+
+    Returns:
+        The mean with its interval; ``None`` bounds when there are no values or no range.
+    """
+    n = len(values)
+    if n == 0:
+        return Estimate(mean=math.nan, low=None, high=None)
+    mean = math.fsum(values) / n
+    span = high - low
+    if span <= 0:
+        return Estimate(mean=mean, low=None, high=None)
+    cap = float(max(trials if trials is not None else n, n))
+    p = min(1.0, max(0.0, (mean - low) / span))
+    var = statistics.variance([(v - low) / span for v in values]) / n if n >= 2 else 0.0
+    # A positive variance implies 0 < p < 1; constant values fall back to the cap.
+    n_eff = cap if var <= 0.0 else max(1.0, min(cap, p * (1 - p) / var))
+    z = t_quantile(0.975, n - 1) if n >= 2 else statistics.NormalDist().inv_cdf(0.975)
+    z2 = z * z
+    centre = (p + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
+    half = z / (1 + z2 / n_eff) * math.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff))
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    return Estimate(mean=mean, low=low + lo * span, high=low + hi * span)
+
+
+def separation_warnings(labels: Sequence[str], shares: Sequence[Estimate], deals: int) -> list[str]:
+    """Warn where the deals played cannot tell neighbouring bots of the ranking apart.
+
+    The bots are ranked by mean win share; each is compared with the next one down.
+    Where their intervals overlap, one line names both and guesses the deals needed to
+    separate them if the gap is real (intervals narrow as one over the square root of
+    the deals).
+
+    Args:
+        labels: the bots' labels.
+        shares: their win-share estimates, in the same order.
+        deals: the complete deals behind the estimates.
+
+    Returns:
+        Warning lines, empty when every bot is told apart from the next one.
+    """
+    known = [
+        (label, e)
+        for label, e in zip(labels, shares, strict=True)
+        if e.low is not None and e.high is not None and not math.isnan(e.mean)
+    ]
+    if len(known) < 2 or deals <= 0:
+        return []
+    ranked = sorted(known, key=lambda le: -le[1].mean)
+    out = []
+    for (upper, hi), (lower, lo) in itertools.pairwise(ranked):
+        assert hi.low is not None
+        assert lo.high is not None
+        if hi.low > lo.high:
+            continue
+        gap = hi.mean - lo.mean
+        need = ""
+        if gap > 0:
+            widths = (hi.mean - hi.low) + (lo.high - lo.mean)
+            more = float(f"{deals * (widths / gap) ** 2:.2g}")
+            need = f"; if the gap of {gap:.2f} is real, about {more:,.0f} deals would show it"
+        out.append(
+            f"warning: {deals} deal{'s' if deals != 1 else ''} cannot tell {upper} from "
+            f"{lower}: their win-share intervals overlap{need}"
+        )
+    return out
 
 
 # ---- aggregation -----------------------------------------------------------------------
@@ -192,6 +307,7 @@ def complete_deals(games: Iterable[GameResult], arrangements: int) -> list[list[
 def aggregate(deals: Sequence[Sequence[GameResult]], entrants: int) -> list[EntrantSummary]:
     """Per-entrant means and intervals over complete deals (see the module docstring)."""
     out = []
+    players = max((len(d[0].seats) for d in deals if d), default=1)
     for e in range(entrants):
         per_deal: list[tuple[float, float, float]] = []
         games = forfeits = 0
@@ -211,8 +327,8 @@ def aggregate(deals: Sequence[Sequence[GameResult]], entrants: int) -> list[Entr
                 games=games,
                 forfeits=forfeits,
                 score=estimate([r[0] for r in per_deal]),
-                win_share=estimate([r[1] for r in per_deal]),
-                placing=estimate([r[2] for r in per_deal]),
+                win_share=wilson([r[1] for r in per_deal], trials=games),
+                placing=wilson([r[2] for r in per_deal], trials=games, low=1, high=players),
             )
         )
     return out

@@ -267,6 +267,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         from cardcore.cli._report import write_replay_html
 
         return write_replay_html(game, record, args.as_seat, args.html)
+    if args.json:
+        from cardcore.cli._replay_json import replay_json
+
+        print(json.dumps(replay_json(record, game, seat), ensure_ascii=False))
+        return 0
     if args.interactive:
         from cardcore.cli._human import browse_replay
 
@@ -353,6 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardcore", description="Card games, bots, tournaments and the tools to trust them."
     )
+    from cardcore.cli._info import VersionAction
+
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser(
@@ -420,6 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write a self-contained HTML viewer (seen by --as SEAT, or by every seat once "
         "the match is over)",
     )
+    p.add_argument("--json", action="store_true", help="print the steps as JSON")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
@@ -451,6 +460,7 @@ def build_parser() -> argparse.ArgumentParser:
 _EXTRA_COMMANDS: tuple[str, ...] = (
     "cardcore.cli._arena",
     "cardcore.cli._bench",
+    "cardcore.cli._info",
     "cardcore.cli._newgame",
     "cardcore.cli._serve",
 )
