@@ -119,6 +119,15 @@ def cardcore_loops(only: str) -> dict[tuple[str, str], Runner]:
 # ---- OpenSpiel -----------------------------------------------------------------------
 
 
+def _chance_pick(outcomes: list[tuple[int, float]], x: float) -> int:
+    """The chance outcome that ``x`` (uniform in [0, 1)) falls on."""
+    for action, p in outcomes:
+        x -= p
+        if x < 0:
+            return action
+    return outcomes[-1][0]
+
+
 def _spiel_games(pyspiel: Any, name: str, observe: bool, seed: int) -> Iterator[int]:
     game = pyspiel.load_game(name)
     kind = game.get_type()
@@ -133,13 +142,7 @@ def _spiel_games(pyspiel: Any, name: str, observe: bool, seed: int) -> Iterator[
         decisions = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                x = uniform()
-                for action, p in outcomes:
-                    x -= p
-                    if x <= 0:
-                        break
-                state.apply_action(action)
+                state.apply_action(_chance_pick(state.chance_outcomes(), uniform()))
                 continue
             if observe:
                 getattr(state, see)(state.current_player())

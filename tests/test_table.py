@@ -240,3 +240,43 @@ def test_onlooker_sampling_keeps_what_everyone_knows() -> None:
     sampled = sample_table(view, random.Random(3))
     assert sampled.view(SPECTATOR) == view
     assert all(sampled.knows(s, card) for s in range(3))
+
+
+def test_lazy_view_equals_the_view_built_from_its_parts() -> None:
+    """A view made by ``CardTable.view`` is the same value as one built from its parts."""
+    import copy
+    import pickle
+
+    import attrs
+
+    from cardcore import TableView
+
+    t = dealt(3)
+    for seat in (0, 1, 2, SPECTATOR):
+        lazy = t.view(seat)
+        eager = TableView(t.layout, seat, lazy.sizes, lazy.known, lazy.orders)
+        fresh = t.view(seat)
+        assert fresh == eager and eager == fresh and hash(fresh) == hash(eager)
+        assert repr(t.view(seat)) == repr(eager)
+        assert pickle.loads(pickle.dumps(t.view(seat))) == eager
+        assert copy.deepcopy(t.view(seat)) == eager
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            lazy.seat = 1
+    assert t.view(0) != t.view(1)
+    assert t.view(0) != t.view(0).known
+    with pytest.raises(ValueError, match="no seat 3"):
+        t.view(3)
+    with pytest.raises(ValueError, match="no seat -2"):
+        t.view(-2)
+
+
+def test_lazy_view_reads_the_table_it_was_made_from() -> None:
+    """The parts of a lazy view are those of the table at the time of the view."""
+    t = dealt(4)
+    v = t.view(1)
+    card = next(iter(t.cards(H1))).id
+    t2 = t.move(card, H1, PILE)
+    assert v.known[H1] == t.masks[H1]
+    assert v.sizes[PILE] == 0
+    assert t2.view(1).sizes[PILE] == 1
+    assert v.orders[STOCK] == tuple([-1] * len(t.orders[STOCK]))

@@ -339,23 +339,19 @@ class CardTable(NamedTuple):
     # ---- projecting ----------------------------------------------------------------
 
     def view(self, seat: int) -> TableView:
-        """What ``seat`` knows of the table (``-1``: an onlooker who sees only the public)."""
-        if seat == SPECTATOR:
-            k = self.layout.deck
-            for kk in self.known:
-                k &= kk
-        else:
-            k = self.known[seat]
-        masks = self.masks
-        known = tuple([m & k for m in masks])
-        orders = self.orders
-        if k & self.layout.deck != self.layout.deck:
-            # Hide the unknown positions of ordered zones (unordered ones hold ``()``).
-            orders = tuple(
-                [tuple([c if (k >> c) & 1 else -1 for c in o]) if o else o for o in orders]
-            )
-        sizes = tuple([m.bit_count() for m in masks])
-        return TableView(self.layout, seat, sizes, known, orders)
+        """What ``seat`` knows of the table (``-1``: an onlooker who sees only the public).
+
+        The view is computed when first read: an observation that a bot never looks at
+        costs one small object here.
+        """
+        if not -1 <= seat < self[0].num_seats:
+            raise ValueError(f"no seat {seat} at a table of {self[0].num_seats}")
+        view = _new_view(TableView)
+        _set_layout(view, self[0])
+        _set_seat(view, seat)
+        _set_table(view, self)
+        _set_parts(view, None)
+        return view
 
     def check(self) -> None:
         """Check the table's own invariants (card conservation, consistent knowledge).
@@ -401,21 +397,118 @@ For games that update the table directly in a hot path; a test should show that 
 they build equals the same moves made through :meth:`CardTable.move`."""
 
 
-@final
-@attrs.frozen(repr=False)
-class TableView:
-    """The card part of one seat's observation: what that seat knows of the table."""
+def _project(table: CardTable, seat: int) -> _Parts:
+    """The sizes, known masks and orders of ``table`` as ``seat`` knows them."""
+    layout, masks, orders, known_by = table
+    deck = layout.deck
+    if seat == SPECTATOR:
+        k = deck
+        for kk in known_by:
+            k &= kk
+    else:
+        k = known_by[seat]
+    known = tuple([m & k for m in masks])
+    if k & deck != deck:
+        # Hide the unknown positions of ordered zones (unordered ones hold ``()``).
+        orders = tuple([tuple([c if (k >> c) & 1 else -1 for c in o]) if o else o for o in orders])
+    return tuple([m.bit_count() for m in masks]), known, orders
 
-    layout: Layout = attrs.field(eq=False, hash=False)
+
+_Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+
+@final
+class TableView:
+    """The card part of one seat's observation: what that seat knows of the table.
+
+    A frozen value, compared and hashed by seat, sizes, known cards and orders (not by
+    layout). :meth:`CardTable.view` makes views that compute those parts only when first
+    read, so building an observation that nobody reads costs next to nothing; a view
+    built from its parts (``TableView(layout, seat, sizes, known, orders)``) behaves the
+    same.
+
+    Args:
+        layout: the zones.
+        seat: the observing seat (``-1``: an onlooker).
+        sizes: per zone, how many cards it holds.
+        known: per zone, the mask of the cards the seat knows to be there.
+        orders: per ordered zone, bottom to top, a card id or ``-1`` where unknown.
+    """
+
+    __slots__ = ("_parts", "_table", "layout", "seat")
+
+    layout: Layout
     """The zones."""
     seat: int
     """The observing seat (``-1``: an onlooker)."""
-    sizes: tuple[int, ...]
-    """Per zone, how many cards it holds (always public)."""
-    known: tuple[int, ...]
-    """Per zone, the mask of the cards the seat knows to be there."""
-    orders: tuple[tuple[int, ...], ...]
-    """Per ordered zone, bottom to top, a card id or ``-1`` where the seat does not know."""
+    _table: CardTable | None
+    _parts: _Parts | None
+
+    def __init__(
+        self,
+        layout: Layout,
+        seat: int,
+        sizes: tuple[int, ...],
+        known: tuple[int, ...],
+        orders: tuple[tuple[int, ...], ...],
+    ) -> None:
+        _set_layout(self, layout)
+        _set_seat(self, seat)
+        _set_table(self, None)
+        _set_parts(self, (tuple(sizes), tuple(known), tuple(orders)))
+
+    def _get_parts(self) -> _Parts:
+        parts = self._parts
+        if parts is None:
+            assert self._table is not None
+            parts = _project(self._table, self.seat)
+            _set_parts(self, parts)
+            _set_table(self, None)
+        return parts
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Per zone, how many cards it holds (always public)."""
+        parts = self._parts
+        if parts is None:
+            table = self._table
+            assert table is not None
+            return tuple([m.bit_count() for m in table[1]])
+        return parts[0]
+
+    @property
+    def known(self) -> tuple[int, ...]:
+        """Per zone, the mask of the cards the seat knows to be there."""
+        return (self._parts or self._get_parts())[1]
+
+    @property
+    def orders(self) -> tuple[tuple[int, ...], ...]:
+        """Per ordered zone, bottom to top, a card id or ``-1`` where the seat does not know."""
+        return (self._parts or self._get_parts())[2]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not TableView:
+            return NotImplemented
+        assert isinstance(other, TableView)
+        return self.seat == other.seat and (self._parts or self._get_parts()) == (
+            other._parts or other._get_parts()
+        )
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash((TableView, self.seat, self._parts or self._get_parts()))
+
+    def __reduce__(self) -> tuple[type[TableView], tuple[object, ...]]:
+        return (TableView, (self.layout, self.seat, self.sizes, self.known, self.orders))
 
     def __repr__(self) -> str:
         parts = []
@@ -491,6 +584,16 @@ class TableView:
 
     def _z(self, zone: int | str) -> int:
         return zone if isinstance(zone, int) else self.layout.zone(zone)
+
+
+_new_view: Final = object.__new__
+_set_layout: Final[Callable[[TableView, Layout], None]] = TableView.__dict__["layout"].__set__
+_set_seat: Final[Callable[[TableView, int], None]] = TableView.__dict__["seat"].__set__
+_set_table: Final[Callable[[TableView, CardTable | None], None]] = TableView.__dict__[
+    "_table"
+].__set__
+_set_parts: Final[Callable[[TableView, _Parts | None], None]] = TableView.__dict__["_parts"].__set__
+"""The slots' own setters: a view is frozen to everyone else."""
 
 
 def sample_table(
