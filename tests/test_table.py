@@ -280,3 +280,49 @@ def test_lazy_view_reads_the_table_it_was_made_from() -> None:
     assert v.sizes[PILE] == 0
     assert t2.view(1).sizes[PILE] == 1
     assert v.orders[STOCK] == tuple([-1] * len(t.orders[STOCK]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    seat=st.sampled_from([0, 1, 2, SPECTATOR]),
+    sample_seed=st.integers(0, 10_000),
+    moves=st.integers(0, 12),
+    exclude=st.dictionaries(
+        st.sampled_from([STOCK, H0, H1, H2, PILE, TRICK, BOX0, 9]),
+        st.sampled_from([0, 0x1FFF, 0x1FFF << 13, 0b1011 << 26, 1 << 51, (1 << 40) - 1]),
+        max_size=3,
+    ),
+)
+def test_sample_table_deals_exactly_as_the_reference(
+    seed: int, seat: int, sample_seed: int, moves: int, exclude: dict[int, int]
+) -> None:
+    """For the same random state, the fast sampler deals the very same table as the plain
+    one it replaced (constraints or none, effective or not), or fails alike."""
+    from tests._sample_reference import reference_sample_table
+
+    t = dealt(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):  # some public cards, some secret moves, a shuffle
+        src = rng.choice([H0, H1, H2])
+        card = rng.choice(t.cards(src)).id if t.size(src) else None
+        if card is not None:
+            t = t.move(card, src, rng.choice([PILE, TRICK, H0]), secret=rng.random() < 0.3)
+    view = t.view(seat)
+    try:
+        want: CardTable | str = reference_sample_table(
+            view, random.Random(sample_seed), exclude=exclude, tries=20
+        )
+    except ValueError as e:
+        want = str(e)
+    try:
+        got: CardTable | str = sample_table(
+            view, random.Random(sample_seed), exclude=exclude, tries=20
+        )
+    except ValueError as e:
+        got = str(e)
+    if isinstance(want, str):
+        assert isinstance(got, str) and "constraints" in got and "constraints" in want
+    else:
+        assert got == want
+        assert isinstance(got, CardTable) and got.view(seat) == view

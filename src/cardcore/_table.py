@@ -608,6 +608,10 @@ def sample_table(
     Zone sizes and every known card and position are kept, so the sampled table gives the
     observing seat exactly the same view. Other seats know just what they can look at.
 
+    The deal shuffles the unknown cards once per try (``rng.shuffle``) and hands them
+    out zone by zone, the most constrained zones first; the same ``rng`` state gives the
+    same table.
+
     Args:
         view: the observing seat's view.
         rng: the sampler's random source.
@@ -622,48 +626,102 @@ def sample_table(
         ValueError: when no deal satisfies the constraints.
     """
     layout = view.layout
+    sizes, known_parts, view_orders = view._parts or view._get_parts()
     known_all = 0
-    for m in view.known:
+    for m in known_parts:
         known_all |= m
-    unknown = list(card_ids(layout.deck & ~known_all))
-    needs = [view.sizes[i] - view.known[i].bit_count() for i in range(len(layout.zones))]
+    unknown_mask = layout.deck & ~known_all
+    needs = [n - m.bit_count() for n, m in zip(sizes, known_parts, strict=True)]
+    unknown = _ids(unknown_mask)
     if sum(needs) != len(unknown):
         raise ValueError(
             f"the view is inconsistent: {len(unknown)} unknown cards for {sum(needs)} places"
         )
     exclude = exclude or {}
-    for _ in range(tries):
-        fill = _deal(unknown, needs, exclude, rng)
-        if fill is not None:
-            break
+    masks = list(known_parts)
+    if not any(m and needs[z] for z, m in exclude.items() if 0 <= z < len(needs)):
+        # No constraint on a zone that receives cards: each zone, in order, takes the next
+        # cards of the shuffled pool (what the general deal below does too).
+        rng.shuffle(unknown)
+        fill: list[list[int]] | None = _slices(unknown, needs)
     else:
-        raise ValueError("no deal of the unknown cards satisfies the constraints")
-    masks = list(view.known)
-    orders: list[tuple[int, ...]] = []
-    for i, z in enumerate(layout.zones):
-        cards = fill[i]
-        for c in cards:
-            masks[i] |= 1 << c
-        if z.ordered:
-            it = iter(cards)
-            orders.append(tuple(c if c >= 0 else next(it) for c in view.orders[i]))
+        for _ in range(tries):
+            fill = _deal(unknown, needs, exclude, unknown_mask, rng)
+            if fill is not None:
+                break
         else:
-            orders.append(())
+            raise ValueError("no deal of the unknown cards satisfies the constraints")
+    assert fill is not None
+    ordered = layout.ordered
+    orders = [o if ordered[i] else () for i, o in enumerate(view_orders)]
+    bits = _BITS
+    for i, cards in enumerate(fill):
+        if cards:
+            # Distinct bits: their sum is their union.
+            masks[i] |= sum(map(bits.__getitem__, cards))
+            if orders[i]:
+                it = iter(cards)
+                orders[i] = tuple([c if c >= 0 else next(it) for c in orders[i]])
     known = []
-    for s in range(layout.num_seats):
-        k = 0
-        for i, w in enumerate(layout.watchers):
-            if (w >> s) & 1:
-                k |= masks[i]
-        if view.seat in (s, SPECTATOR):
-            # An onlooker knows only what every seat knows.
-            k |= known_all
+    seat = view.seat
+    for s, zones in enumerate(_seat_zones(layout)):
+        k = known_all if seat in (s, SPECTATOR) else 0
+        for i in zones:
+            k |= masks[i]
         known.append(k)
-    return CardTable(layout, tuple(masks), tuple(orders), tuple(known))
+    return _new_table((layout, tuple(masks), tuple(orders), tuple(known)))
+
+
+_BITS: Final[tuple[int, ...]] = tuple(1 << c for c in range(64))
+
+
+@functools.cache
+def _byte_ids() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``_byte_ids()[i][b]``: the ids of the set bits of ``b`` as byte ``i`` of a mask.
+
+    Built on first use, to keep ``import cardcore`` quick.
+    """
+    return tuple(
+        tuple(tuple(8 * i + j for j in range(8) if (b >> j) & 1) for b in range(256))
+        for i in range(8)
+    )
+
+
+def _ids(mask: int) -> list[int]:
+    """The ids in a card-set mask (below 64), lowest first, as a list."""
+    out: list[int] = []
+    table = _byte_ids()
+    for i, b in enumerate(mask.to_bytes(8, "little")):
+        if b:
+            out += table[i][b]
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_zones(layout: Layout) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the zones it may look into."""
+    return tuple(
+        tuple(i for i, w in enumerate(layout.watchers) if (w >> s) & 1)
+        for s in range(layout.num_seats)
+    )
+
+
+def _slices(pool: list[int], needs: Sequence[int]) -> list[list[int]]:
+    """Hand out ``pool`` in order: each zone takes the next ``needs[i]`` cards."""
+    fill: list[list[int]] = []
+    at = 0
+    for n in needs:
+        fill.append(pool[at : at + n])
+        at += n
+    return fill
 
 
 def _deal(
-    unknown: Sequence[int], needs: Sequence[int], exclude: Mapping[int, int], rng: random.Random
+    unknown: Sequence[int],
+    needs: Sequence[int],
+    exclude: Mapping[int, int],
+    unknown_mask: int,
+    rng: random.Random,
 ) -> list[list[int]] | None:
     pool = list(unknown)
     rng.shuffle(pool)
@@ -674,7 +732,11 @@ def _deal(
         n = needs[i]
         if not n:
             continue
-        bad = exclude.get(i, 0)
+        bad = exclude.get(i, 0) & unknown_mask
+        if not bad:  # nothing in the pool is excluded: the first n cards
+            fill[i] = pool[:n]
+            pool = pool[n:]
+            continue
         took: list[int] = []
         rest: list[int] = []
         for c in pool:
