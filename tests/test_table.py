@@ -240,3 +240,89 @@ def test_onlooker_sampling_keeps_what_everyone_knows() -> None:
     sampled = sample_table(view, random.Random(3))
     assert sampled.view(SPECTATOR) == view
     assert all(sampled.knows(s, card) for s in range(3))
+
+
+def test_lazy_view_equals_the_view_built_from_its_parts() -> None:
+    """A view made by ``CardTable.view`` is the same value as one built from its parts."""
+    import copy
+    import pickle
+
+    import attrs
+
+    from cardcore import TableView
+
+    t = dealt(3)
+    for seat in (0, 1, 2, SPECTATOR):
+        lazy = t.view(seat)
+        eager = TableView(t.layout, seat, lazy.sizes, lazy.known, lazy.orders)
+        fresh = t.view(seat)
+        assert fresh == eager and eager == fresh and hash(fresh) == hash(eager)
+        assert repr(t.view(seat)) == repr(eager)
+        assert pickle.loads(pickle.dumps(t.view(seat))) == eager
+        assert copy.deepcopy(t.view(seat)) == eager
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            lazy.seat = 1
+    assert t.view(0) != t.view(1)
+    assert t.view(0) != t.view(0).known
+    with pytest.raises(ValueError, match="no seat 3"):
+        t.view(3)
+    with pytest.raises(ValueError, match="no seat -2"):
+        t.view(-2)
+
+
+def test_lazy_view_reads_the_table_it_was_made_from() -> None:
+    """The parts of a lazy view are those of the table at the time of the view."""
+    t = dealt(4)
+    v = t.view(1)
+    card = next(iter(t.cards(H1))).id
+    t2 = t.move(card, H1, PILE)
+    assert v.known[H1] == t.masks[H1]
+    assert v.sizes[PILE] == 0
+    assert t2.view(1).sizes[PILE] == 1
+    assert v.orders[STOCK] == tuple([-1] * len(t.orders[STOCK]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    seat=st.sampled_from([0, 1, 2, SPECTATOR]),
+    sample_seed=st.integers(0, 10_000),
+    moves=st.integers(0, 12),
+    exclude=st.dictionaries(
+        st.sampled_from([STOCK, H0, H1, H2, PILE, TRICK, BOX0, 9]),
+        st.sampled_from([0, 0x1FFF, 0x1FFF << 13, 0b1011 << 26, 1 << 51, (1 << 40) - 1]),
+        max_size=3,
+    ),
+)
+def test_sample_table_deals_exactly_as_the_reference(
+    seed: int, seat: int, sample_seed: int, moves: int, exclude: dict[int, int]
+) -> None:
+    """For the same random state, the fast sampler deals the very same table as the plain
+    one it replaced (constraints or none, effective or not), or fails alike."""
+    from tests._sample_reference import reference_sample_table
+
+    t = dealt(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):  # some public cards, some secret moves, a shuffle
+        src = rng.choice([H0, H1, H2])
+        card = rng.choice(t.cards(src)).id if t.size(src) else None
+        if card is not None:
+            t = t.move(card, src, rng.choice([PILE, TRICK, H0]), secret=rng.random() < 0.3)
+    view = t.view(seat)
+    try:
+        want: CardTable | str = reference_sample_table(
+            view, random.Random(sample_seed), exclude=exclude, tries=20
+        )
+    except ValueError as e:
+        want = str(e)
+    try:
+        got: CardTable | str = sample_table(
+            view, random.Random(sample_seed), exclude=exclude, tries=20
+        )
+    except ValueError as e:
+        got = str(e)
+    if isinstance(want, str):
+        assert isinstance(got, str) and "constraints" in got and "constraints" in want
+    else:
+        assert got == want
+        assert isinstance(got, CardTable) and got.view(seat) == view

@@ -4,6 +4,7 @@ The public API is re-exported here; plugin authors import only from ``cardcore``
 ``cardcore.testing``. Importing this module loads no game, no CLI library and no numpy.
 """
 
+from cardcore._actions import CardAction, CardSubsets, ConcatActions, LazyActions
 from cardcore._cards import (
     DECK_36,
     DECK_52,
@@ -63,14 +64,18 @@ __all__ = [
     "Bot",
     "BotSpec",
     "Card",
+    "CardAction",
+    "CardSubsets",
     "CardTable",
     "CardcoreHooks",
     "CodecSpec",
+    "ConcatActions",
     "Game",
     "GameSpec",
     "IllegalActionError",
     "JsonCodec",
     "Layout",
+    "LazyActions",
     "MatchRecord",
     "Observation",
     "OptionError",

@@ -339,23 +339,19 @@ class CardTable(NamedTuple):
     # ---- projecting ----------------------------------------------------------------
 
     def view(self, seat: int) -> TableView:
-        """What ``seat`` knows of the table (``-1``: an onlooker who sees only the public)."""
-        if seat == SPECTATOR:
-            k = self.layout.deck
-            for kk in self.known:
-                k &= kk
-        else:
-            k = self.known[seat]
-        masks = self.masks
-        known = tuple([m & k for m in masks])
-        orders = self.orders
-        if k & self.layout.deck != self.layout.deck:
-            # Hide the unknown positions of ordered zones (unordered ones hold ``()``).
-            orders = tuple(
-                [tuple([c if (k >> c) & 1 else -1 for c in o]) if o else o for o in orders]
-            )
-        sizes = tuple([m.bit_count() for m in masks])
-        return TableView(self.layout, seat, sizes, known, orders)
+        """What ``seat`` knows of the table (``-1``: an onlooker who sees only the public).
+
+        The view is computed when first read: an observation that a bot never looks at
+        costs one small object here.
+        """
+        if not -1 <= seat < self[0].num_seats:
+            raise ValueError(f"no seat {seat} at a table of {self[0].num_seats}")
+        view = _new_view(TableView)
+        _set_layout(view, self[0])
+        _set_seat(view, seat)
+        _set_table(view, self)
+        _set_parts(view, None)
+        return view
 
     def check(self) -> None:
         """Check the table's own invariants (card conservation, consistent knowledge).
@@ -401,21 +397,118 @@ For games that update the table directly in a hot path; a test should show that 
 they build equals the same moves made through :meth:`CardTable.move`."""
 
 
-@final
-@attrs.frozen(repr=False)
-class TableView:
-    """The card part of one seat's observation: what that seat knows of the table."""
+def _project(table: CardTable, seat: int) -> _Parts:
+    """The sizes, known masks and orders of ``table`` as ``seat`` knows them."""
+    layout, masks, orders, known_by = table
+    deck = layout.deck
+    if seat == SPECTATOR:
+        k = deck
+        for kk in known_by:
+            k &= kk
+    else:
+        k = known_by[seat]
+    known = tuple([m & k for m in masks])
+    if k & deck != deck:
+        # Hide the unknown positions of ordered zones (unordered ones hold ``()``).
+        orders = tuple([tuple([c if (k >> c) & 1 else -1 for c in o]) if o else o for o in orders])
+    return tuple([m.bit_count() for m in masks]), known, orders
 
-    layout: Layout = attrs.field(eq=False, hash=False)
+
+_Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+
+@final
+class TableView:
+    """The card part of one seat's observation: what that seat knows of the table.
+
+    A frozen value, compared and hashed by seat, sizes, known cards and orders (not by
+    layout). :meth:`CardTable.view` makes views that compute those parts only when first
+    read, so building an observation that nobody reads costs next to nothing; a view
+    built from its parts (``TableView(layout, seat, sizes, known, orders)``) behaves the
+    same.
+
+    Args:
+        layout: the zones.
+        seat: the observing seat (``-1``: an onlooker).
+        sizes: per zone, how many cards it holds.
+        known: per zone, the mask of the cards the seat knows to be there.
+        orders: per ordered zone, bottom to top, a card id or ``-1`` where unknown.
+    """
+
+    __slots__ = ("_parts", "_table", "layout", "seat")
+
+    layout: Layout
     """The zones."""
     seat: int
     """The observing seat (``-1``: an onlooker)."""
-    sizes: tuple[int, ...]
-    """Per zone, how many cards it holds (always public)."""
-    known: tuple[int, ...]
-    """Per zone, the mask of the cards the seat knows to be there."""
-    orders: tuple[tuple[int, ...], ...]
-    """Per ordered zone, bottom to top, a card id or ``-1`` where the seat does not know."""
+    _table: CardTable | None
+    _parts: _Parts | None
+
+    def __init__(
+        self,
+        layout: Layout,
+        seat: int,
+        sizes: tuple[int, ...],
+        known: tuple[int, ...],
+        orders: tuple[tuple[int, ...], ...],
+    ) -> None:
+        _set_layout(self, layout)
+        _set_seat(self, seat)
+        _set_table(self, None)
+        _set_parts(self, (tuple(sizes), tuple(known), tuple(orders)))
+
+    def _get_parts(self) -> _Parts:
+        parts = self._parts
+        if parts is None:
+            assert self._table is not None
+            parts = _project(self._table, self.seat)
+            _set_parts(self, parts)
+            _set_table(self, None)
+        return parts
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Per zone, how many cards it holds (always public)."""
+        parts = self._parts
+        if parts is None:
+            table = self._table
+            assert table is not None
+            return tuple([m.bit_count() for m in table[1]])
+        return parts[0]
+
+    @property
+    def known(self) -> tuple[int, ...]:
+        """Per zone, the mask of the cards the seat knows to be there."""
+        return (self._parts or self._get_parts())[1]
+
+    @property
+    def orders(self) -> tuple[tuple[int, ...], ...]:
+        """Per ordered zone, bottom to top, a card id or ``-1`` where the seat does not know."""
+        return (self._parts or self._get_parts())[2]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not TableView:
+            return NotImplemented
+        assert isinstance(other, TableView)
+        return self.seat == other.seat and (self._parts or self._get_parts()) == (
+            other._parts or other._get_parts()
+        )
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash((TableView, self.seat, self._parts or self._get_parts()))
+
+    def __reduce__(self) -> tuple[type[TableView], tuple[object, ...]]:
+        return (TableView, (self.layout, self.seat, self.sizes, self.known, self.orders))
 
     def __repr__(self) -> str:
         parts = []
@@ -493,6 +586,16 @@ class TableView:
         return zone if isinstance(zone, int) else self.layout.zone(zone)
 
 
+_new_view: Final = object.__new__
+_set_layout: Final[Callable[[TableView, Layout], None]] = TableView.__dict__["layout"].__set__
+_set_seat: Final[Callable[[TableView, int], None]] = TableView.__dict__["seat"].__set__
+_set_table: Final[Callable[[TableView, CardTable | None], None]] = TableView.__dict__[
+    "_table"
+].__set__
+_set_parts: Final[Callable[[TableView, _Parts | None], None]] = TableView.__dict__["_parts"].__set__
+"""The slots' own setters: a view is frozen to everyone else."""
+
+
 def sample_table(
     view: TableView,
     rng: random.Random,
@@ -504,6 +607,10 @@ def sample_table(
 
     Zone sizes and every known card and position are kept, so the sampled table gives the
     observing seat exactly the same view. Other seats know just what they can look at.
+
+    The deal shuffles the unknown cards once per try (``rng.shuffle``) and hands them
+    out zone by zone, the most constrained zones first; the same ``rng`` state gives the
+    same table.
 
     Args:
         view: the observing seat's view.
@@ -519,48 +626,102 @@ def sample_table(
         ValueError: when no deal satisfies the constraints.
     """
     layout = view.layout
+    sizes, known_parts, view_orders = view._parts or view._get_parts()
     known_all = 0
-    for m in view.known:
+    for m in known_parts:
         known_all |= m
-    unknown = list(card_ids(layout.deck & ~known_all))
-    needs = [view.sizes[i] - view.known[i].bit_count() for i in range(len(layout.zones))]
+    unknown_mask = layout.deck & ~known_all
+    needs = [n - m.bit_count() for n, m in zip(sizes, known_parts, strict=True)]
+    unknown = _ids(unknown_mask)
     if sum(needs) != len(unknown):
         raise ValueError(
             f"the view is inconsistent: {len(unknown)} unknown cards for {sum(needs)} places"
         )
     exclude = exclude or {}
-    for _ in range(tries):
-        fill = _deal(unknown, needs, exclude, rng)
-        if fill is not None:
-            break
+    masks = list(known_parts)
+    if not any(m and needs[z] for z, m in exclude.items() if 0 <= z < len(needs)):
+        # No constraint on a zone that receives cards: each zone, in order, takes the next
+        # cards of the shuffled pool (what the general deal below does too).
+        rng.shuffle(unknown)
+        fill: list[list[int]] | None = _slices(unknown, needs)
     else:
-        raise ValueError("no deal of the unknown cards satisfies the constraints")
-    masks = list(view.known)
-    orders: list[tuple[int, ...]] = []
-    for i, z in enumerate(layout.zones):
-        cards = fill[i]
-        for c in cards:
-            masks[i] |= 1 << c
-        if z.ordered:
-            it = iter(cards)
-            orders.append(tuple(c if c >= 0 else next(it) for c in view.orders[i]))
+        for _ in range(tries):
+            fill = _deal(unknown, needs, exclude, unknown_mask, rng)
+            if fill is not None:
+                break
         else:
-            orders.append(())
+            raise ValueError("no deal of the unknown cards satisfies the constraints")
+    assert fill is not None
+    ordered = layout.ordered
+    orders = [o if ordered[i] else () for i, o in enumerate(view_orders)]
+    bits = _BITS
+    for i, cards in enumerate(fill):
+        if cards:
+            # Distinct bits: their sum is their union.
+            masks[i] |= sum(map(bits.__getitem__, cards))
+            if orders[i]:
+                it = iter(cards)
+                orders[i] = tuple([c if c >= 0 else next(it) for c in orders[i]])
     known = []
-    for s in range(layout.num_seats):
-        k = 0
-        for i, w in enumerate(layout.watchers):
-            if (w >> s) & 1:
-                k |= masks[i]
-        if view.seat in (s, SPECTATOR):
-            # An onlooker knows only what every seat knows.
-            k |= known_all
+    seat = view.seat
+    for s, zones in enumerate(_seat_zones(layout)):
+        k = known_all if seat in (s, SPECTATOR) else 0
+        for i in zones:
+            k |= masks[i]
         known.append(k)
-    return CardTable(layout, tuple(masks), tuple(orders), tuple(known))
+    return _new_table((layout, tuple(masks), tuple(orders), tuple(known)))
+
+
+_BITS: Final[tuple[int, ...]] = tuple(1 << c for c in range(64))
+
+
+@functools.cache
+def _byte_ids() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``_byte_ids()[i][b]``: the ids of the set bits of ``b`` as byte ``i`` of a mask.
+
+    Built on first use, to keep ``import cardcore`` quick.
+    """
+    return tuple(
+        tuple(tuple(8 * i + j for j in range(8) if (b >> j) & 1) for b in range(256))
+        for i in range(8)
+    )
+
+
+def _ids(mask: int) -> list[int]:
+    """The ids in a card-set mask (below 64), lowest first, as a list."""
+    out: list[int] = []
+    table = _byte_ids()
+    for i, b in enumerate(mask.to_bytes(8, "little")):
+        if b:
+            out += table[i][b]
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_zones(layout: Layout) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the zones it may look into."""
+    return tuple(
+        tuple(i for i, w in enumerate(layout.watchers) if (w >> s) & 1)
+        for s in range(layout.num_seats)
+    )
+
+
+def _slices(pool: list[int], needs: Sequence[int]) -> list[list[int]]:
+    """Hand out ``pool`` in order: each zone takes the next ``needs[i]`` cards."""
+    fill: list[list[int]] = []
+    at = 0
+    for n in needs:
+        fill.append(pool[at : at + n])
+        at += n
+    return fill
 
 
 def _deal(
-    unknown: Sequence[int], needs: Sequence[int], exclude: Mapping[int, int], rng: random.Random
+    unknown: Sequence[int],
+    needs: Sequence[int],
+    exclude: Mapping[int, int],
+    unknown_mask: int,
+    rng: random.Random,
 ) -> list[list[int]] | None:
     pool = list(unknown)
     rng.shuffle(pool)
@@ -571,7 +732,11 @@ def _deal(
         n = needs[i]
         if not n:
             continue
-        bad = exclude.get(i, 0)
+        bad = exclude.get(i, 0) & unknown_mask
+        if not bad:  # nothing in the pool is excluded: the first n cards
+            fill[i] = pool[:n]
+            pool = pool[n:]
+            continue
         took: list[int] = []
         rest: list[int] = []
         for c in pool:

@@ -1,0 +1,332 @@
+"""Random play in cardcore's games and in two other libraries, side by side in one run.
+
+Every speed claim about cardcore against other libraries is made from this script. It
+plays random games through each library's public API and reports decisions per second
+of CPU time (a *decision* is one player's move; chance moves are played but not
+counted):
+
+* cardcore, every installed game and preset, in three loops: ``legal + apply``
+  (``legal_actions`` and ``apply``), ``+ observe`` (also ``observe`` for the player to
+  move, every step) and ``play_match`` (the match engine with random bots);
+* OpenSpiel (C++ games through ``pyspiel``): hearts, euchre and spades, ``legal + apply``
+  and ``+ observe`` (the observation string, or the information-state string where the
+  game has no observation string);
+* RLCard: uno and bridge, ``legal + apply`` (``game.step``, which builds the next
+  player's state) and ``+ observe`` (``env.step``, which also encodes it).
+
+The loops run interleaved: each round runs every loop once for ``--seconds`` of CPU time,
+in the same order, and the table reports the median of the rounds, so that a slow
+moment of a shared machine touches every loop alike. Ratios are against OpenSpiel hearts
+in the same loop. Run it from the repository root in its own environment (see
+``docs/benchmarks.md``)::
+
+    python benchmarks/compare.py --rounds 3 --seconds 2 --out benchmarks/compare.md
+
+An anchor library that cannot be imported is reported in the output with its error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+Runner = Callable[[float], tuple[int, float]]
+"""Play for about ``seconds`` of CPU time; return (decisions, CPU seconds used)."""
+
+RAW = "legal + apply"
+OBSERVE = "+ observe"
+MATCH = "play_match"
+MODES = (RAW, OBSERVE, MATCH)
+
+
+def _timed(games: Iterator[int]) -> Runner:
+    """A runner over an endless stream of games, each yielding its decision count."""
+
+    def run(seconds: float) -> tuple[int, float]:
+        clock = time.process_time
+        start = clock()
+        deadline = start + seconds
+        decisions = 0
+        while True:
+            decisions += next(games)
+            now = clock()
+            if now >= deadline:
+                return decisions, now - start
+
+    return run
+
+
+# ---- cardcore ------------------------------------------------------------------------
+
+
+def _cardcore_games(game: Any, observe: bool, seed: int) -> Iterator[int]:
+    uniform = random.Random(seed).random
+    n = game.max_players
+    legal_actions, apply, current = game.legal_actions, game.apply, game.current_player
+    obs = game.observe
+    g = seed
+    while True:
+        state = game.initial_state(n, g)
+        g += 1
+        decisions = 0
+        player = current(state)
+        while player is not None:
+            if observe:
+                obs(state, player)
+            legal = legal_actions(state)
+            state = apply(state, legal[int(uniform() * len(legal))])
+            decisions += 1
+            player = current(state)
+        yield decisions
+
+
+def _cardcore_matches(game: Any, game_id: str, seed: int) -> Iterator[int]:
+    from cardcore import load_bot, play_match
+
+    n = game.max_players
+    g = seed
+    while True:
+        bots = [load_bot("random", game, seed=g * 10 + i) for i in range(n)]
+        record = play_match(game, bots, seed=g)
+        g += 1
+        yield len(record.actions)
+
+
+def cardcore_loops(only: str) -> dict[tuple[str, str], Runner]:
+    """The cardcore loops, per (label, mode), for every installed game and preset."""
+    from cardcore import PluginHost, load_game
+
+    host = PluginHost()
+    out: dict[tuple[str, str], Runner] = {}
+    for spec in sorted(host.games().values(), key=lambda s: s.name):
+        for preset in spec.presets:
+            label = spec.name if preset == "default" else f"{spec.name} {preset}"
+            if only and only not in label:
+                continue
+            game = load_game(spec.name, preset=preset)
+            out[(label, RAW)] = _timed(_cardcore_games(game, False, 1))
+            out[(label, OBSERVE)] = _timed(_cardcore_games(game, True, 1))
+            out[(label, MATCH)] = _timed(_cardcore_matches(game, spec.name, 1))
+    return out
+
+
+# ---- OpenSpiel -----------------------------------------------------------------------
+
+
+def _chance_pick(outcomes: list[tuple[int, float]], x: float) -> int:
+    """The chance outcome that ``x`` (uniform in [0, 1)) falls on."""
+    for action, p in outcomes:
+        x -= p
+        if x < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def _spiel_games(pyspiel: Any, name: str, observe: bool, seed: int) -> Iterator[int]:
+    game = pyspiel.load_game(name)
+    kind = game.get_type()
+    rng = random.Random(seed)
+    uniform = rng.random
+    if kind.provides_observation_string:
+        see = "observation_string"
+    else:
+        see = "information_state_string"
+    while True:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_chance_pick(state.chance_outcomes(), uniform()))
+                continue
+            if observe:
+                getattr(state, see)(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(uniform() * len(legal))])
+            decisions += 1
+        yield decisions
+
+
+def spiel_loops(only: str) -> tuple[dict[tuple[str, str], Runner], str]:
+    """The OpenSpiel loops, or none and the import error."""
+    try:
+        import pyspiel
+    except Exception as e:  # noqa: BLE001 - any import failure is reported, not raised
+        return {}, f"open_spiel: {type(e).__name__}: {e}"
+    out: dict[tuple[str, str], Runner] = {}
+    for name in ("hearts", "euchre", "spades"):
+        label = f"OpenSpiel {name}"
+        if only and only not in label and name != "hearts":
+            continue
+        out[(label, RAW)] = _timed(_spiel_games(pyspiel, name, False, 1))
+        out[(label, OBSERVE)] = _timed(_spiel_games(pyspiel, name, True, 1))
+    return out, ""
+
+
+# ---- RLCard --------------------------------------------------------------------------
+
+
+def _rlcard_games(rlcard: Any, name: str, observe: bool, seed: int) -> Iterator[int]:
+    env = rlcard.make(name, config={"seed": seed})
+    uniform = random.Random(seed).random
+    if observe:
+        while True:
+            state, _ = env.reset()
+            decisions = 0
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[int(uniform() * len(legal))])
+                decisions += 1
+            yield decisions
+    game = env.game
+    judger = getattr(game, "judger", None)
+    if hasattr(game, "get_legal_actions"):
+        legal_of = game.get_legal_actions
+    else:
+        assert judger is not None
+        legal_of = judger.get_legal_actions
+    while True:
+        game.init_game()
+        decisions = 0
+        while not game.is_over():
+            legal = legal_of()
+            game.step(legal[int(uniform() * len(legal))])
+            decisions += 1
+        yield decisions
+
+
+def rlcard_loops(only: str) -> tuple[dict[tuple[str, str], Runner], str]:
+    """The RLCard loops, or none and the import error."""
+    try:
+        import rlcard
+    except Exception as e:  # noqa: BLE001 - any import failure is reported, not raised
+        return {}, f"rlcard: {type(e).__name__}: {e}"
+    out: dict[tuple[str, str], Runner] = {}
+    for name in ("uno", "bridge"):
+        label = f"RLCard {name}"
+        if only and only not in label:
+            continue
+        out[(label, RAW)] = _timed(_rlcard_games(rlcard, name, False, 1))
+        out[(label, OBSERVE)] = _timed(_rlcard_games(rlcard, name, True, 1))
+    return out, ""
+
+
+# ---- running and reporting -----------------------------------------------------------
+
+
+def measure(
+    loops: dict[tuple[str, str], Runner], rounds: int, seconds: float, warmup: float
+) -> dict[tuple[str, str], list[float]]:
+    """Decisions per CPU second of each loop, one figure per round, interleaved."""
+    for run in loops.values():  # caches, lazy tables, first deals: outside the timing
+        run(warmup)
+    rates: dict[tuple[str, str], list[float]] = {key: [] for key in loops}
+    for r in range(rounds):
+        for key, run in loops.items():
+            decisions, cpu = run(seconds)
+            rates[key].append(decisions / cpu)
+        print(f"round {r + 1}/{rounds} done", file=sys.stderr)
+    return rates
+
+
+def _k(x: float) -> str:
+    return f"{x / 1000:.0f}k" if x >= 10_000 else f"{x / 1000:.1f}k"
+
+
+def report(
+    rates: dict[tuple[str, str], list[float]],
+    problems: list[str],
+    rounds: int,
+    seconds: float,
+    versions: dict[str, str],
+) -> str:
+    """The markdown report: a table of medians and ratios against OpenSpiel hearts."""
+    labels: list[str] = []
+    for label, _ in rates:
+        if label not in labels:
+            labels.append(label)
+    med = {key: statistics.median(v) for key, v in rates.items()}
+    anchor = {m: med.get(("OpenSpiel hearts", m)) for m in MODES}
+    lines = [
+        "# Random play, side by side",
+        "",
+        "Written by `benchmarks/compare.py` (see `docs/benchmarks.md`); every figure below",
+        "comes from one run in which all loops were interleaved. Decisions per second of CPU",
+        f"time, median of {rounds} rounds of {seconds:g} s per loop (range in brackets);",
+        "the ratio is against OpenSpiel hearts in the same loop (`play_match` against its",
+        "`legal + apply`). `+ observe` builds the observation of the player to move every",
+        "step: cardcore's `observe`, OpenSpiel's observation string (information-state",
+        "string for hearts, which has none), RLCard's `env.step`.",
+        "",
+        "| game | " + " | ".join(MODES) + " |",
+        "|---|" + "---|" * len(MODES),
+    ]
+    for label in labels:
+        cells = []
+        for m in MODES:
+            v = rates.get((label, m))
+            if not v:
+                cells.append("")
+                continue
+            ref = anchor[m] if m != MATCH else anchor[RAW]
+            ratio = f" **{med[(label, m)] / ref:.2f}x**" if ref else ""
+            cells.append(f"{_k(med[(label, m)])} ({_k(min(v))}-{_k(max(v))}){ratio}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "Where the run took place:", ""]
+    lines += [f"- {k}: {v}" for k, v in versions.items()]
+    if problems:
+        lines += ["", "Not measured:", ""]
+        lines += [f"- {p}" for p in problems]
+    return "\n".join(lines) + "\n"
+
+
+def _versions() -> dict[str, str]:
+    from importlib import metadata
+
+    out = {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "machine": f"{platform.machine()}, {platform.system()} {platform.release()}",
+    }
+    for dist in ("cardcore", "open_spiel", "rlcard"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the comparison and write the report."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per loop per round")
+    ap.add_argument("--warmup", type=float, default=0.3, help="untimed CPU seconds per loop")
+    ap.add_argument("--only", default="", help="only loops whose label contains this text")
+    ap.add_argument("--out", default="", help="write the markdown report here")
+    args = ap.parse_args(argv)
+    if args.rounds < 1 or args.seconds <= 0:
+        ap.error("--rounds must be at least 1 and --seconds positive")
+    loops = cardcore_loops(args.only)
+    problems: list[str] = []
+    for more, problem in (spiel_loops(args.only), rlcard_loops(args.only)):
+        loops.update(more)
+        if problem:
+            problems.append(problem)
+    if not loops:
+        ap.error(f"no loop matches --only {args.only!r}")
+    rates = measure(loops, args.rounds, args.seconds, args.warmup)
+    text = report(rates, problems, args.rounds, args.seconds, _versions())
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,445 @@
+"""Actions that carry cards, and legal actions that are not listed until they are read.
+
+Two building blocks for games:
+
+* :class:`CardAction`, a base for actions named by a verb and one or more cards
+  (``play 7♦``, ``steal 4♠+4♦``, ``take 9♠ K♦``): one shared instance per card set, so
+  equality is identity and hashing is the object's own (the cheapest Python has), with
+  the text form and its parsing written once;
+* :class:`LazyActions`, a base for a game's legal actions when listing them all would
+  cost more than the decision (hundreds of card sets to offer, of which a player picks
+  one): a read-only sequence with length, indexing, membership and iteration, that
+  builds an action only when it is read. :class:`CardSubsets` and
+  :class:`ConcatActions` are ready-made ones.
+
+A lazy sequence is still a :class:`~collections.abc.Sequence`: code that reads legal
+actions with ``len``, ``[i]``, ``in``, iteration or ``random.choice`` works unchanged,
+and ``tuple(legal)`` lists them all.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar, overload
+
+from cardcore._cards import Card, parse_cards
+
+__all__ = ["CardAction", "CardSubsets", "ConcatActions", "LazyActions"]
+
+A = TypeVar("A")
+C = TypeVar("C", bound="CardAction")
+
+_CARDS: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
+_NEW: Final = object.__new__
+
+
+class CardAction:
+    """Base for an action named by a verb and a set of cards: ``play 7♦``, ``steal 4♠+4♦``.
+
+    A subclass names its verb and the card counts it takes; everything else is here::
+
+        class Play(CardAction, verb="play"):
+            '''Play a card: ``play 7♦``.'''
+
+        class Steal(CardAction, verb="steal", sizes=(1, 2, 3), key=lambda c: (-(c % 13), -(c // 13))):
+            '''Offer one to three cards: ``steal 4♠+4♦``.'''
+
+    There is one instance per class and card set: ``Play(card)``, ``Play.of(card_id)``,
+    ``Play.from_mask(mask)`` and ``Play.parse("play 7♦")`` all return the same object, so
+    ``==`` is ``is`` and ``hash`` is the object's own, both at C speed; the instances are
+    frozen and survive pickling and copying as the same shared object. Actions of
+    different classes are never equal, even with the same cards.
+
+    Class keywords:
+        verb: the first word of the text form (``play``).
+        sizes: the card counts allowed (default ``(1,)``).
+        separator: between cards in the text form (default ``"+"``; ``" "`` also works).
+        key: sort key on card ids for the order of :attr:`cards` and of the text (default:
+            id order, i.e. suit then rank).
+
+    Attributes:
+        cards: the cards, in the class's order.
+        mask: the cards as a bitmask.
+    """
+
+    __slots__ = ("cards", "mask")
+
+    verb: ClassVar[str]
+    sizes: ClassVar[tuple[int, ...]]
+    separator: ClassVar[str]
+    key: ClassVar[Callable[[int], Any] | None]
+    _shared: ClassVar[dict[int, Any]]
+    _singles: ClassVar[tuple[Any, ...] | None]
+
+    cards: tuple[Card, ...]
+    mask: int
+
+    def __init_subclass__(
+        cls,
+        *,
+        verb: str,
+        sizes: Iterable[int] = (1,),
+        separator: str = "+",
+        key: Callable[[int], Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if not verb or verb != verb.strip() or verb.lower() != verb:
+            raise TypeError(f"{cls.__name__}: verb must be lower-case text, not {verb!r}")
+        allowed = tuple(sorted(set(sizes)))
+        if not allowed or allowed[0] < 1:
+            raise TypeError(f"{cls.__name__}: sizes must be card counts of at least 1")
+        if not separator or separator.strip() not in ("", "+", ","):
+            raise TypeError(f"{cls.__name__}: separator must be '+', ',' or a space")
+        cls.verb = verb
+        cls.sizes = allowed
+        cls.separator = separator
+        cls.key = key
+        cls._shared = {}
+        cls._singles = None
+
+    def __new__(cls, cards: Card | Iterable[Card]) -> Self:
+        """The action for one card or a collection of distinct cards.
+
+        Raises:
+            ValueError: a card is repeated, or the count is not one of the class's sizes.
+        """
+        if isinstance(cards, Card):
+            return cls.from_mask(1 << cards.id)
+        t = tuple(cards)
+        mask = 0
+        for c in t:
+            if not isinstance(c, Card):
+                raise TypeError(f"{cls.__name__} takes cards, not {c!r}")
+            mask |= 1 << c.id
+        if mask.bit_count() != len(t):
+            raise ValueError(f"a card appears twice in {'+'.join(map(str, t))}")
+        return cls.from_mask(mask)
+
+    @classmethod
+    def from_mask(cls, mask: int) -> Self:
+        """The action for the cards of a mask.
+
+        Raises:
+            ValueError: the number of cards is not one of the class's sizes.
+        """
+        hit = cls._shared.get(mask)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        n = mask.bit_count()
+        if n not in cls.sizes or mask >> 52:
+            raise ValueError(
+                f"{cls.verb} takes {' or '.join(map(str, cls.sizes))} card(s), not {n}"
+                if not mask >> 52
+                else f"{cls.verb}: not a card mask: {mask:#x}"
+            )
+        ids = [c for c in range(52) if (mask >> c) & 1]
+        if cls.key is not None:
+            ids.sort(key=cls.key)
+        action = _NEW(cls)
+        _set_cards(action, tuple(_CARDS[c] for c in ids))
+        _set_mask(action, mask)
+        return cls._shared.setdefault(mask, action)  # type: ignore[no-any-return]
+
+    @classmethod
+    def of(cls, card_id: int) -> Self:
+        """The single-card action for a card id (0..51), from a table built on first use."""
+        singles = cls._singles
+        if singles is None:
+            if 1 not in cls.sizes:
+                raise ValueError(f"{cls.verb} does not take a single card")
+            singles = cls._singles = tuple(cls.from_mask(1 << c) for c in range(52))
+        return singles[card_id]  # type: ignore[no-any-return]
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """Read the text form, e.g. ``play 7♦``, ``steal 4s+4d``, ``take 9♠ K♦``.
+
+        The verb is matched without regard to case; cards may be separated by ``+``,
+        commas or spaces, in any order, written ``10♥``, ``10h`` or ``Th``.
+
+        Raises:
+            ValueError: naming the text when it is not such an action.
+        """
+        words = text.strip().split(maxsplit=1) if isinstance(text, str) else []
+        if len(words) != 2 or words[0].lower() != cls.verb:
+            raise ValueError(f"not a {cls.verb} action: {text!r} (try {cls.example()!r})")
+        try:
+            return cls(parse_cards(words[1]))
+        except ValueError as e:
+            raise ValueError(f"not a {cls.verb} action: {text!r}: {e}") from None
+
+    @classmethod
+    def example(cls) -> str:
+        """A sample of the text form, for help messages."""
+        n = cls.sizes[0]
+        return cls.verb + " " + cls.separator.join(str(_CARDS[38 + 4 * i]) for i in range(n))
+
+    @property
+    def card(self) -> Card:
+        """The card of a single-card action.
+
+        Raises:
+            ValueError: the action has several cards.
+        """
+        if len(self.cards) != 1:
+            raise ValueError(f"{self} has {len(self.cards)} cards, not one")
+        return self.cards[0]
+
+    @property
+    def card_id(self) -> int:
+        """The id of the card of a single-card action (see :attr:`card`)."""
+        return self.card.id
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.separator.join(map(str, self.cards))}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} actions are frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} actions are frozen")
+
+    def __reduce__(self) -> tuple[Callable[[int], Self], tuple[int]]:
+        return (type(self).from_mask, (self.mask,))
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+
+_set_cards: Final[Callable[[CardAction, tuple[Card, ...]], None]] = CardAction.__dict__[
+    "cards"
+].__set__
+_set_mask: Final[Callable[[CardAction, int], None]] = CardAction.__dict__["mask"].__set__
+
+
+class LazyActions(Sequence[A]):
+    """Base for legal actions that are built only when read.
+
+    A subclass gives :meth:`__len__` and :meth:`_item` (the action at an index from 0 to
+    ``len - 1``) and should give a cheap :meth:`__contains__` (the default reads every
+    action). Indexing (negative indexes and slices too), iteration, ``index``, ``count``,
+    ``random.choice`` and comparison follow. A lazy sequence equals any sequence holding
+    the same actions in the same order (a tuple of them, another lazy sequence), and
+    hashes like that tuple, so observations holding one stay comparable values.
+
+    The actions must be fixed when the sequence is made: a lazy sequence is a value.
+    """
+
+    __slots__ = ()
+
+    @abstractmethod
+    def __len__(self) -> int:
+        """How many actions there are."""
+
+    @abstractmethod
+    def _item(self, index: int) -> A:
+        """The action at ``index`` (``0 <= index < len(self)``)."""
+
+    @overload
+    def __getitem__(self, index: int) -> A: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[A, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> A | tuple[A, ...]:
+        n = len(self)
+        if isinstance(index, slice):
+            return tuple(self._item(i) for i in range(*index.indices(n)))
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"legal action index {index} out of range (there are {n})")
+        return self._item(index)
+
+    def __iter__(self) -> Iterator[A]:
+        item = self._item
+        for i in range(len(self)):
+            yield item(i)
+
+    def __contains__(self, value: object) -> bool:
+        return any(a == value for a in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyActions | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __repr__(self) -> str:
+        n = len(self)
+        shown = ", ".join(str(a) for a in self[:4])
+        more = ", ..." if n > 4 else ""
+        return f"{type(self).__name__}({n} actions: {shown}{more})"
+
+
+class ConcatActions(LazyActions[A]):
+    """Several sequences of actions one after another, without copying them.
+
+    For example ``ConcatActions((decline,), CardSubsets(Steal, hand))``: a fixed action,
+    then many built on demand. Membership asks each part (a lazy part answers cheaply).
+
+    Args:
+        *parts: tuples or lazy sequences; the actions of different parts must differ.
+    """
+
+    __slots__ = ("_ends", "_parts")
+
+    def __init__(self, *parts: Sequence[A]) -> None:
+        self._parts = tuple(p for p in parts if len(p))
+        self._ends = tuple(itertools.accumulate(len(p) for p in self._parts))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def _item(self, index: int) -> A:
+        ends = self._ends
+        k = bisect.bisect_right(ends, index)
+        return self._parts[k][index - (ends[k - 1] if k else 0)]
+
+    def __iter__(self) -> Iterator[A]:
+        for p in self._parts:
+            yield from p
+
+    def __contains__(self, value: object) -> bool:
+        return any(value in p for p in self._parts)
+
+
+class CardSubsets(LazyActions[C], Generic[C]):
+    """Every set of cards of a mask with an allowed size (and value), as card actions.
+
+    ``CardSubsets(Steal, hand, sizes=(1, 2, 3), weights=VALUE, above=target)`` is every
+    offer of one to three hand cards whose values add up to more than ``target``,
+    without building them: the length is counted from the card values, an index is
+    turned into its set directly, and membership checks the set's cards, size and value.
+    Building one costs about as much as counting the pairs of the mask.
+
+    The order is fixed: by size (smaller first); within a size, the cards are ranked by
+    weight (lightest first, then by id) and the sets come in lexicographic order of
+    those ranks (so with no weights, in lexicographic order of card ids).
+
+    Args:
+        action: the :class:`CardAction` class whose instances are listed.
+        mask: the cards to choose from.
+        sizes: the set sizes allowed (1 to 3).
+        weights: per card id, its value (e.g. 2 to 14); ``None`` for no value condition.
+        above: only sets whose weights add up to more than this.
+    """
+
+    __slots__ = ("_above", "_action", "_counts", "_ends", "_ids", "_mask", "_rows", "_weights")
+
+    def __init__(
+        self,
+        action: type[C],
+        mask: int,
+        *,
+        sizes: Iterable[int] = (1, 2, 3),
+        weights: Sequence[int] | None = None,
+        above: int | None = None,
+    ) -> None:
+        allowed = tuple(sorted(set(sizes)))
+        if not allowed or allowed[0] < 1 or allowed[-1] > 3:
+            raise ValueError(f"CardSubsets: sizes must be 1, 2 or 3, not {allowed}")
+        if above is not None and weights is None:
+            raise ValueError("CardSubsets: 'above' needs 'weights' to add up")
+        if mask >> 52 or mask < 0:
+            raise ValueError(f"CardSubsets: not a card mask: {mask:#x}")
+        ids = [c for c in range(52) if (mask >> c) & 1]
+        if weights is not None:
+            ids.sort(key=weights.__getitem__)
+            w = [weights[c] for c in ids]
+        else:
+            w = [0] * len(ids)
+        floor = above
+        self._action = action
+        self._mask = mask
+        self._ids = ids
+        self._weights = weights
+        self._above = floor
+        k = len(ids)
+        counts: list[int] = []
+        rows: list[tuple[list[int], list[int], list[int]]] = []
+        for size in allowed:
+            firsts: list[int] = []  # per leading position group: its first index
+            starts: list[int] = []  # where the last card may start
+            ends: list[int] = []  # cumulative counts
+            total = 0
+            for lead in itertools.combinations(range(k), size - 1):
+                after = lead[-1] + 1 if lead else 0
+                if floor is not None:
+                    need = floor - sum(w[i] for i in lead)
+                    after = max(after, bisect.bisect_right(w, need))
+                if after < k:
+                    total += k - after
+                    firsts.append(_rank(lead, k))
+                    starts.append(after)
+                    ends.append(total)
+            counts.append(total)
+            rows.append((firsts, starts, ends))
+        self._counts = tuple(zip(allowed, counts, strict=True))
+        self._rows = tuple(rows)
+        self._ends = tuple(itertools.accumulate(counts))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def _item(self, index: int) -> C:
+        ends = self._ends
+        s = bisect.bisect_right(ends, index)
+        index -= ends[s - 1] if s else 0
+        size = self._counts[s][0]
+        firsts, starts, row_ends = self._rows[s]
+        r = bisect.bisect_right(row_ends, index)
+        offset = index - (row_ends[r - 1] if r else 0)
+        lead = _unrank(firsts[r], size - 1, len(self._ids))
+        ids = self._ids
+        mask = 1 << ids[starts[r] + offset]
+        for i in lead:
+            mask |= 1 << ids[i]
+        return self._action.from_mask(mask)
+
+    def __contains__(self, value: object) -> bool:
+        if type(value) is not self._action:
+            return False
+        assert isinstance(value, CardAction)
+        m = value.mask
+        if m & ~self._mask or all(m.bit_count() != s for s, _ in self._counts):
+            return False
+        if self._above is None or self._weights is None:
+            return True
+        weights = self._weights
+        return sum(weights[c.id] for c in value.cards) > self._above
+
+
+def _rank(lead: tuple[int, ...], k: int) -> int:
+    """A key for a tuple of at most two positions below ``k``, read back by ``_unrank``."""
+    out = 0
+    for i in lead:
+        out = out * k + i
+    return out
+
+
+def _unrank(key: int, length: int, k: int) -> tuple[int, ...]:
+    out = []
+    for _ in range(length):
+        key, i = divmod(key, k)
+        out.append(i)
+    return tuple(reversed(out))

@@ -1,0 +1,238 @@
+"""Card-carrying actions and lazy legal actions."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import pickle
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardcore import (
+    CardAction,
+    CardSubsets,
+    ConcatActions,
+    LazyActions,
+    card_ids,
+    parse_card,
+    parse_cards,
+)
+
+
+class Play(CardAction, verb="play"):
+    """Play a card."""
+
+    __slots__ = ()
+
+
+class Leave(CardAction, verb="leave"):
+    """Leave a card."""
+
+    __slots__ = ()
+
+
+def _high_first(c: int) -> tuple[int, int]:
+    return (-(c % 13), -(c // 13))
+
+
+class Steal(CardAction, verb="steal", sizes=(1, 2, 3), key=_high_first):
+    """Offer one to three cards."""
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> int:
+        return sum(int(c.rank) for c in self.cards)
+
+
+class Take(CardAction, verb="take", sizes=(2,), separator=" "):
+    """Take two cards."""
+
+    __slots__ = ()
+
+
+VALUE = tuple(c % 13 + 2 for c in range(52))
+
+
+def test_one_shared_instance_per_card_set() -> None:
+    """Every way of naming an action gives the same object, so equality is identity."""
+    seven = parse_card("7♦")
+    a = Play(seven)
+    assert a is Play.of(seven.id) is Play.from_mask(seven.bit) is Play.parse("play 7d")
+    assert a is Play([seven]) is pickle.loads(pickle.dumps(a)) is copy.deepcopy(a) is copy.copy(a)
+    assert a == Play.parse("PLAY 7♦") and hash(a) == hash(Play.parse("play 7♦"))
+    assert a != Leave(seven) and Leave(seven) is Leave.of(seven.id)
+    assert a.card == seven and a.card_id == seven.id and a.mask == seven.bit
+    assert {a: 1}[Play.parse("play 7d")] == 1
+
+
+def test_text_form_and_card_order() -> None:
+    """Cards print in the class's order, whatever order they came in, and read back."""
+    s = Steal(parse_cards("4♦ Q♣ 4♠"))
+    assert str(s) == "steal Q♣+4♠+4♦" and repr(s) == "Steal(steal Q♣+4♠+4♦)"
+    assert s is Steal.parse("steal 4d+4s+qc") is Steal.parse("steal 4♠, Q♣ 4♦")
+    assert s.value == 20
+    t = Take(parse_cards("9♠ K♦"))
+    assert str(t) == "take K♦ 9♠" and Take.parse(str(t)) is t
+    assert str(Play.parse("play 10h")) == "play 10♥"
+    for action in (s, t, Play.parse("play Th")):
+        assert type(action).parse(str(action)) is action
+
+
+def test_bad_input_is_refused_with_a_clear_error() -> None:
+    """Wrong verbs, counts, repeats and garbage raise ValueError naming the input."""
+    with pytest.raises(ValueError, match="not a play action: 'steal 7♦'"):
+        Play.parse("steal 7♦")
+    with pytest.raises(ValueError, match="not a play action: 'play'"):
+        Play.parse("play")
+    with pytest.raises(ValueError, match="not a play action: 'play 7x'"):
+        Play.parse("play 7x")
+    with pytest.raises(ValueError, match="takes 1 card"):
+        Play.parse("play 7d 8d")
+    with pytest.raises(ValueError, match="takes 2 card"):
+        Take.parse("take 7d")
+    with pytest.raises(ValueError, match="appears twice"):
+        Steal(parse_cards("7d 7d"))
+    with pytest.raises(ValueError, match="takes 1 or 2 or 3"):
+        Steal.from_mask(0)
+    with pytest.raises(ValueError, match="not a card mask"):
+        Play.from_mask(1 << 60)
+    with pytest.raises(TypeError, match="takes cards"):
+        Steal(["7d"])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="single card"):
+        Take.of(3)
+    with pytest.raises(ValueError, match="has 2 cards"):
+        _ = Take(parse_cards("9♠ K♦")).card
+    with pytest.raises(ValueError, match="not a play action"):
+        Play.parse(None)  # type: ignore[arg-type]
+
+
+def test_actions_are_frozen_and_class_options_checked() -> None:
+    """Nobody can change a shared action; a subclass must name a proper verb and sizes."""
+    a = Play.of(5)
+    with pytest.raises(AttributeError, match="frozen"):
+        a.mask = 3
+    with pytest.raises(AttributeError, match="frozen"):
+        del a.cards
+    with pytest.raises(TypeError, match="verb"):
+
+        class Bad(CardAction, verb="Play"):
+            pass
+
+    with pytest.raises(TypeError, match="sizes"):
+
+        class Bad2(CardAction, verb="x", sizes=(0,)):
+            pass
+
+
+def _reference(mask: int, sizes: tuple[int, ...], above: int | None) -> list[int]:
+    """The masks CardSubsets must list, in its documented order, built the slow way."""
+    ids = sorted(card_ids(mask), key=lambda c: (VALUE[c], c))
+    out = []
+    for size in sizes:
+        for combo in itertools.combinations(ids, size):
+            if above is None or sum(VALUE[c] for c in combo) > above:
+                m = 0
+                for c in combo:
+                    m |= 1 << c
+                out.append(m)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    mask=st.integers(0, (1 << 52) - 1).map(lambda m: m & random.Random(m).getrandbits(52)),
+    sizes=st.sampled_from([(1,), (2,), (3,), (1, 2), (1, 2, 3), (2, 3)]),
+    above=st.one_of(st.none(), st.integers(0, 40)),
+)
+def test_card_subsets_list_exactly_the_sets_in_order(
+    mask: int, sizes: tuple[int, ...], above: int | None
+) -> None:
+    """Length, every index, iteration and membership agree with a plain listing."""
+    mask &= (1 << 52) - 1
+    if mask.bit_count() > 14:
+        mask &= (1 << 20) - 1 | (1 << 45)
+    lazy = CardSubsets(Steal, mask, sizes=sizes, weights=VALUE, above=above)
+    want = [Steal.from_mask(m) for m in _reference(mask, sizes, above)]
+    assert len(lazy) == len(want)
+    assert [lazy[i] for i in range(len(lazy))] == want == list(lazy)
+    assert lazy == tuple(want) and tuple(want) == lazy and hash(lazy) == hash(tuple(want))
+    for a in want:
+        assert a in lazy
+    outside = [Steal.from_mask(m) for m in _reference(((1 << 52) - 1) & ~mask, (1,), None)[:5]]
+    for a in outside:
+        assert a not in lazy
+    wanted = set(want)
+    for m in _reference(mask, (1, 2, 3), None)[:300]:  # the right cards, too little value
+        if Steal.from_mask(m) not in wanted:
+            assert Steal.from_mask(m) not in lazy
+    if want:
+        assert lazy[-1] == want[-1] and lazy[1:3] == tuple(want[1:3])
+        assert random.Random(1).choice(lazy) == random.Random(1).choice(want)
+
+
+def test_card_subsets_without_weights_and_membership_edges() -> None:
+    """Without weights every set of the sizes is listed, in card-id order."""
+    hand = parse_cards("2♣ 3♣ 4♣ 5♣")
+    mask = sum(c.bit for c in hand)
+    lazy = CardSubsets(Steal, mask, sizes=(2,))
+    assert [str(a) for a in lazy] == [
+        "steal 3♣+2♣",
+        "steal 4♣+2♣",
+        "steal 5♣+2♣",
+        "steal 4♣+3♣",
+        "steal 5♣+3♣",
+        "steal 5♣+4♣",
+    ]
+    assert Steal(hand[:1]) not in lazy, "wrong size"
+    other: object = Play(hand[0])
+    assert other not in lazy, "wrong class"
+    text: object = "steal 3♣+2♣"
+    assert text not in lazy, "text is not an action"
+    with pytest.raises(IndexError, match="out of range"):
+        lazy[6]
+    with pytest.raises(ValueError, match="needs 'weights'"):
+        CardSubsets(Steal, mask, above=3)
+    with pytest.raises(ValueError, match="sizes must be"):
+        CardSubsets(Steal, mask, sizes=(4,))
+    empty = CardSubsets(Steal, 0)
+    assert len(empty) == 0 and not empty and list(empty) == [] and empty == ()
+    assert "0 actions" in repr(empty) and "6 actions: steal 3♣+2♣" in repr(lazy)
+
+
+def test_concat_joins_fixed_and_lazy_parts() -> None:
+    """A fixed action then lazy ones: one sequence, membership asking each part."""
+    decline = Play.of(0)
+    steals = CardSubsets(Steal, sum(c.bit for c in parse_cards("9♥ 10♥ J♥")), sizes=(1, 2))
+    legal = ConcatActions((decline,), (), steals)
+    want = (decline, *steals)
+    assert len(legal) == 7 and tuple(legal) == want and legal == want
+    assert [legal[i] for i in range(7)] == list(want) and legal[-1] is want[-1]
+    assert decline in legal and steals[3] in legal and Play.of(1) not in legal
+    assert legal.index(steals[2]) == 3 and legal.count(decline) == 1
+    assert len(ConcatActions()) == 0 and ConcatActions() == ()
+    assert legal != want[:-1] and legal != list(want) and legal != "x"
+
+
+def test_a_lazy_sequence_needs_only_len_and_item() -> None:
+    """The base gives the rest; the default membership reads the actions."""
+
+    class Evens(LazyActions[int]):
+        __slots__ = ("n",)
+
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        def __len__(self) -> int:
+            return self.n
+
+        def _item(self, index: int) -> int:
+            return 2 * index
+
+    e = Evens(4)
+    assert tuple(e) == (0, 2, 4, 6) and 4 in e and 5 not in e and e[-2] == 4
+    assert list(reversed(e)) == [6, 4, 2, 0] and e[::2] == (0, 4)
+    assert Evens(4) == Evens(4) and Evens(3) != Evens(4)
