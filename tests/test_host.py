@@ -57,13 +57,77 @@ def test_programmatic_registration() -> None:
     assert host.load_game("mygame").name == "highcard"
 
 
-def test_duplicate_names_name_both_plugins() -> None:
-    """Two plugins registering one name is an error that names both."""
+def test_duplicate_names_refuse_only_that_id_and_name_both_plugins() -> None:
+    """Two plugins registering one id: that id is refused naming both; the rest works."""
+    host = PluginHost(load_entrypoints=False, prefer={})
+    host.register(_games_module("first"))
+    host.register(_games_module("second"))
+    host.register(_games_module("third", "other"))
+    assert list(host.games()) == ["other"]
+    assert host.load_game("other").name == "highcard"
+    with pytest.raises(PluginError, match=r"'first'.* and .*'second'.*refused"):
+        host.game_spec("dup")
+    with pytest.raises(LookupError, match="registered by"):
+        load_game("dup", host=host)
+    (conflict,) = host.conflicts
+    assert (conflict.kind, conflict.name, conflict.resolved) == ("game", "dup", False)
+    assert conflict.providers == ("plugin 'first'", "plugin 'second'")
+
+
+def test_prefer_chooses_the_provider_of_a_contested_id() -> None:
+    """``prefer={id: plugin or distribution}`` picks one provider and records the choice."""
+    host = PluginHost(load_entrypoints=False, prefer={"dup": "second"})
+    host.register(_games_module("first"))
+    host.register(_games_module("second"))
+    assert "dup" in host.games()
+    (conflict,) = host.conflicts
+    assert conflict.resolved and conflict.chosen == "plugin 'second'"
+    assert "using plugin 'second'" in conflict.message()
+
+
+def test_prefer_that_names_no_provider_still_refuses() -> None:
+    """A preference naming neither provider does not pick one at random."""
+    host = PluginHost(load_entrypoints=False, prefer={"dup": "nobody"})
+    host.register(_games_module("first"))
+    host.register(_games_module("second"))
+    assert "dup" not in host.games()
+    assert not host.conflicts[0].resolved
+
+
+def test_prefer_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CARDCORE_PREFER=id=dist,... is read when prefer is not given; junk is a problem."""
+    monkeypatch.setenv("CARDCORE_PREFER", "dup=first, junk")
     host = PluginHost(load_entrypoints=False)
     host.register(_games_module("first"))
     host.register(_games_module("second"))
-    with pytest.raises(PluginError, match="'first' and 'second'"):
-        host.games()
+    assert host.conflicts[0].chosen == "plugin 'first'"
+    assert any(p.name == "CARDCORE_PREFER" and "'junk'" in p.error for p in host.problems)
+    ignoring = PluginHost(load_entrypoints=False, prefer={})
+    ignoring.register(_games_module("first"))
+    ignoring.register(_games_module("second"))
+    assert "dup" not in ignoring.games()
+
+
+def test_duplicate_bot_id_refuses_only_that_bot() -> None:
+    """A plugin registering a second ``random`` leaves the other bots usable."""
+    mod = types.ModuleType("twin")
+
+    @hookimpl
+    def cardcore_register_bots() -> Iterator[BotSpec]:
+        yield BotSpec(name="random", factory=RandomBot)
+        yield BotSpec(name="twin-only", factory=RandomBot)
+
+    mod.cardcore_register_bots = cardcore_register_bots  # type: ignore[attr-defined]
+    host = PluginHost(load_entrypoints=False, prefer={})
+    host.register(mod)
+    assert "random" not in host.bots()
+    assert {"ismcts", "pimc", "twin-only"} <= set(host.bots())
+    with pytest.raises(PluginError, match=r"cardcore \(plugin 'cardcore-builtins'\) and plugin"):
+        host.load_bot("random", Highcard())
+    assert host.load_bot("twin-only", Highcard()) is not None
+    chosen = PluginHost(load_entrypoints=False, prefer={"random": "cardcore"})
+    chosen.register(mod)
+    assert chosen.bots()["random"].distribution == "cardcore"
 
 
 def test_a_plugin_whose_hook_raises_is_reported_not_fatal() -> None:
@@ -80,6 +144,46 @@ def test_a_plugin_whose_hook_raises_is_reported_not_fatal() -> None:
     host.register(_games_module("good", "good"))
     assert "good" in host.games()
     assert any("boom" in p.error for p in host.problems)
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [42, "nyuri", [None], [GameSpec], None],
+    ids=["int", "str", "list-of-none", "list-of-class", "none"],
+)
+def test_a_hook_returning_garbage_is_reported_not_fatal(garbage: object) -> None:
+    """Whatever a hook returns, the host reports it and the other plugins keep working."""
+    bad = types.ModuleType("garbage")
+
+    @hookimpl
+    def cardcore_register_games() -> object:
+        return garbage
+
+    bad.cardcore_register_games = cardcore_register_games  # type: ignore[attr-defined]
+    host = PluginHost(load_entrypoints=False)
+    host.register(bad)
+    host.register(_games_module("good", "good"))
+    assert list(host.games()) == ["good"]
+    assert "random" in host.bots()
+    if garbage is not None:  # returning None registers nothing, like an empty list
+        (problem,) = host.problems
+        assert problem.name == "garbage" and problem.error.startswith("register: TypeError")
+
+
+def test_a_plugin_that_fails_half_way_registers_nothing() -> None:
+    """A hook that yields one game and then raises adds none of its games."""
+    bad = types.ModuleType("halfway")
+
+    @hookimpl
+    def cardcore_register_games() -> Iterator[GameSpec]:
+        yield from _games_module("x", "half").cardcore_register_games()  # type: ignore[attr-defined]
+        raise RuntimeError("boom")
+
+    bad.cardcore_register_games = cardcore_register_games  # type: ignore[attr-defined]
+    host = PluginHost(load_entrypoints=False)
+    host.register(bad)
+    assert "half" not in host.games()
+    assert "boom" in host.problems[0].error
 
 
 def test_a_plugin_yielding_the_wrong_type_is_reported() -> None:
@@ -124,9 +228,9 @@ def test_unknown_names_list_what_is_installed() -> None:
 
 
 def test_bot_options_are_checked() -> None:
-    """Unknown bot options give a clear error."""
+    """Unknown bot options give a clear error naming the options the bot has."""
     game = load_game("highcard")
-    with pytest.raises(ValueError, match="bot 'random': bad options"):
+    with pytest.raises(ValueError, match="bot 'random' has no option 'depth'; it takes no options"):
         load_bot("random", game, depth=3)
 
 

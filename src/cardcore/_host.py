@@ -9,23 +9,46 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
+import os
+import re
 import traceback
 import types
-from collections.abc import Iterable, Mapping
-from typing import Any, final
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, TypeVar, final
 
 import attrs
 import pluggy
 
-from cardcore._game import BotSpec, CodecSpec, Game, GameSpec
+from cardcore._botspec import (
+    BotOption,
+    bot_options,
+    build_bot,
+    import_bot_factory,
+    is_import_path,
+    parse_bot_spec,
+)
+from cardcore._game import Bot, BotSpec, CodecSpec, Game, GameSpec
 from cardcore._hooks import CardcoreHooks
 from cardcore._options import build_options
 
-__all__ = ["PluginHost", "PluginInfo", "PluginProblem", "default_host", "load_bot", "load_game"]
+__all__ = [
+    "PluginConflict",
+    "PluginHost",
+    "PluginInfo",
+    "PluginProblem",
+    "default_host",
+    "load_bot",
+    "load_game",
+]
 
 ENTRY_POINT_GROUP = "cardcore"
 BUILTIN_PLUGINS = ("cardcore.bots._plugin",)
 BUILTIN_NAME = "cardcore-builtins"
+PREFER_ENV = "CARDCORE_PREFER"
+"""Environment variable choosing a provider for a contested id: ``nyuri=cardcore-nyuri,...``."""
+
+_Kind = Literal["game", "bot", "codec"]
+_R = TypeVar("_R", GameSpec, BotSpec, CodecSpec)
 
 
 @final
@@ -63,6 +86,76 @@ class PluginProblem:
     """The traceback, for ``cardcore doctor --verbose``."""
 
 
+@final
+@attrs.frozen(kw_only=True)
+class PluginConflict:
+    """One id registered by more than one plugin, and what the host did about it."""
+
+    kind: str
+    """``game``, ``bot`` or ``codec`` (a codec's id is its game's id)."""
+    name: str
+    """The contested id (``nyuri``)."""
+    providers: tuple[str, ...]
+    """Who registers it: ``cardcore-nyuri (plugin 'nyuri')``, in discovery order."""
+    chosen: str = ""
+    """The provider in use, chosen by ``prefer`` or ``CARDCORE_PREFER``; empty when the id
+    is refused."""
+
+    @property
+    def resolved(self) -> bool:
+        """Whether one provider was chosen (otherwise the id is refused)."""
+        return bool(self.chosen)
+
+    def message(self) -> str:
+        """One line naming every provider and how to choose."""
+        both = (
+            " and ".join(self.providers) if len(self.providers) == 2 else ", ".join(self.providers)
+        )
+        head = f"{self.kind} id {self.name!r} is registered by {both}"
+        if self.chosen:
+            return f"{head}; using {self.chosen} (chosen by {PREFER_ENV} or prefer=)"
+        return (
+            f"{head}; {self.name!r} is refused until you choose one, e.g. "
+            f"{PREFER_ENV}={self.name}=DISTRIBUTION or PluginHost(prefer={{{self.name!r}: ...}})"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "kind": self.kind,
+            "id": self.name,
+            "providers": list(self.providers),
+            "chosen": self.chosen or None,
+        }
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _provider(info: PluginInfo) -> str:
+    return (
+        f"{info.distribution} (plugin {info.name!r})"
+        if info.distribution
+        else f"plugin {info.name!r}"
+    )
+
+
+def _parse_prefer(text: str) -> tuple[dict[str, str], list[str]]:
+    """``nyuri=cardcore-nyuri,random=cardcore`` as a mapping, and the malformed items."""
+    out: dict[str, str] = {}
+    bad: list[str] = []
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            bad.append(item.strip())
+            continue
+        out[key.strip()] = value.strip()
+    return out, bad
+
+
 def _version(dist: str) -> str:
     try:
         return importlib.metadata.version(dist)
@@ -77,11 +170,23 @@ class PluginHost:
     Args:
         load_entrypoints: discover installed plugins (turn off for isolated tests).
         builtins: register cardcore's own bots.
+        prefer: for an id that several plugins register, the distribution (or plugin
+            name) to take it from: ``{"nyuri": "cardcore-nyuri"}``. ``None`` reads the
+            ``CARDCORE_PREFER`` environment variable (``nyuri=cardcore-nyuri,...``);
+            pass ``{}`` to ignore it.
 
-    Discovery runs once, when the host is built; nothing happens at import time.
+    Discovery runs once, when the host is built; nothing happens at import time. An id
+    registered twice never breaks the other games and bots: without a preference that id
+    alone is refused, with an error naming both providers (see :attr:`conflicts`).
     """
 
-    def __init__(self, *, load_entrypoints: bool = True, builtins: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        load_entrypoints: bool = True,
+        builtins: bool = True,
+        prefer: Mapping[str, str] | None = None,
+    ) -> None:
         self._pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
         self._pm.add_hookspecs(CardcoreHooks)
         self._plugins: list[PluginInfo] = []
@@ -89,6 +194,19 @@ class PluginHost:
         self._games: dict[str, GameSpec] | None = None
         self._bots: dict[str, BotSpec] | None = None
         self._codecs: dict[str, CodecSpec] | None = None
+        self._conflicts: list[PluginConflict] = []
+        if prefer is None:
+            parsed, bad = _parse_prefer(os.environ.get(PREFER_ENV, ""))
+            for item in bad:
+                self._problems.append(
+                    PluginProblem(
+                        name=PREFER_ENV,
+                        distribution="",
+                        error=f"entry {item!r} must look like id=distribution",
+                    )
+                )
+            prefer = parsed
+        self._prefer = {k: _norm(v) for k, v in prefer.items()}
         if builtins:
             for mod in BUILTIN_PLUGINS:
                 self._register_module(
@@ -121,11 +239,14 @@ class PluginHost:
         for ep in eps:
             dist = ep.dist.name if ep.dist is not None else ""
             version = ep.dist.version if ep.dist is not None else ""
-            if self._pm.has_plugin(ep.name):
-                continue
+            name = ep.name
+            if self._pm.has_plugin(name):
+                if any(p.name == name and p.distribution == dist for p in self._plugins):
+                    continue  # the same entry point seen twice (e.g. an editable install)
+                name = f"{dist}:{ep.name}"  # another distribution took the name first
             try:
                 module = ep.load()
-                self._register_module(module, ep.name, dist, version)
+                self._register_module(module, name, dist, version)
             except Exception as e:  # noqa: BLE001 - a broken plugin must not break the others
                 self._problems.append(
                     PluginProblem(
@@ -148,6 +269,18 @@ class PluginHost:
         """Plugins that failed to load or register, with the reason."""
         self._collect()
         return tuple(self._problems)
+
+    @property
+    def conflicts(self) -> tuple[PluginConflict, ...]:
+        """Ids that several plugins register: resolved by a preference, or refused."""
+        self._collect()
+        return tuple(self._conflicts)
+
+    def _refusal(self, kind: str, name: str) -> PluginError | None:
+        for c in self._conflicts:
+            if c.kind == kind and c.name == name and not c.resolved:
+                return PluginError(c.message())
+        return None
 
     def games(self) -> Mapping[str, GameSpec]:
         """Every registered game by id, sorted by id."""
@@ -175,6 +308,9 @@ class PluginHost:
         """
         games = self.games()
         if name not in games:
+            refused = self._refusal("game", name)
+            if refused is not None:
+                raise refused
             known = ", ".join(games) or "none installed"
             raise PluginError(f"unknown game {name!r}; installed games: {known}")
         return games[name]
@@ -187,6 +323,9 @@ class PluginHost:
         """
         bots = self.bots()
         if name not in bots:
+            refused = self._refusal("bot", name)
+            if refused is not None:
+                raise refused
             raise PluginError(f"unknown bot {name!r}; installed bots: {', '.join(bots)}")
         return bots[name]
 
@@ -203,97 +342,91 @@ class PluginHost:
         opts = build_options(spec.options_type, spec.presets, preset, options)
         return spec.factory(opts)
 
+    def bot_factory(self, name: str) -> Callable[..., Any]:
+        """The factory of a registered bot id or of an import path ``package.module:Class``.
+
+        Raises:
+            PluginError: unknown bot id.
+            ValueError: an import path that does not import.
+        """
+        if is_import_path(name):
+            return import_bot_factory(name)
+        return self.bot_spec(name).factory
+
+    def bot_options(self, name: str) -> tuple[BotOption, ...]:
+        """The options a bot declares (its factory's keyword parameters), by id or path.
+
+        Raises:
+            PluginError: unknown bot id.
+            ValueError: an import path that does not import.
+        """
+        return bot_options(self.bot_factory(name))
+
     def load_bot(
         self, name: str, game: Game[Any, Any, Any], *, seed: int = 0, **options: Any
-    ) -> Any:
-        """Build a bot for a game from its id and options.
+    ) -> Bot:
+        """Build a bot for a game from a bot spec and options.
+
+        Args:
+            name: a registered id (``ismcts``), an import path (``my_pkg.bots:Greedy``),
+                either followed by ``:key=value`` options (``ismcts:iterations=200``),
+                as ``cardcore play --bots`` and ``cardcore arena --bots`` take them.
+            game: the game it plays.
+            seed: its seed (passed when the factory takes a ``seed`` parameter).
+            **options: more options, as Python values or command-line text.
+
+        Returns:
+            The bot.
 
         Raises:
             PluginError: unknown bot, or a bot that does not play this game.
-            ValueError: options the bot does not accept.
+            ValueError: an option the bot does not declare (the message lists its
+                options), a value of the wrong type (``iterations must be an integer,
+                not 'abc'``), or a factory whose constructor cardcore cannot call.
         """
-        spec = self.bot_spec(name)
-        if spec.games and game.name not in spec.games:
-            raise PluginError(f"bot {name!r} plays {', '.join(spec.games)}, not {game.name!r}")
-        try:
-            return spec.factory(game, seed=seed, **options)
-        except TypeError as e:
-            raise ValueError(f"bot {name!r}: bad options {options!r}: {e}") from None
+        bot_name, text_options = parse_bot_spec(name)
+        both = sorted(set(text_options) & set(options))
+        if both:
+            raise ValueError(f"bot {name!r}: option(s) {', '.join(both)} given twice")
+        if not is_import_path(bot_name):
+            spec = self.bot_spec(bot_name)
+            if spec.games and game.name not in spec.games:
+                raise PluginError(
+                    f"bot {bot_name!r} plays {', '.join(spec.games)}, not {game.name!r}"
+                )
+        factory = self.bot_factory(bot_name)
+        return build_bot(bot_name, factory, game, seed=seed, options={**text_options, **options})
 
     # ---- the only caller of pm.hook ------------------------------------------------
 
     def _collect(self) -> None:
         if self._games is not None and self._bots is not None and self._codecs is not None:
             return
-        games: dict[str, tuple[GameSpec, str]] = {}
-        bots: dict[str, tuple[BotSpec, str]] = {}
         self._problems = [p for p in self._problems if not p.error.startswith("register: ")]
-        for info in self._plugins:
-            plugin = self._pm.get_plugin(info.name)
-            if plugin is None:
-                continue
-            for hook_name, kind, table in (
-                ("cardcore_register_games", GameSpec, games),
-                ("cardcore_register_bots", BotSpec, bots),
-            ):
-                impl = getattr(plugin, hook_name, None)
-                if impl is None:
-                    continue
-                try:
-                    records = list(_call(self._pm, hook_name, plugin))
-                    for rec in records:
-                        if not isinstance(rec, kind):
-                            raise TypeError(
-                                f"{hook_name} yielded {type(rec).__name__}, not {kind.__name__}"
-                            )
-                        rec = attrs.evolve(  # noqa: PLW2901
-                            rec,
-                            distribution=rec.distribution or info.distribution,
-                            version=rec.version or info.version,
-                        )
-                        if rec.name in table:
-                            other = table[rec.name][1]
-                            raise PluginError(
-                                f"duplicate {kind.__name__[:-4].lower()} name {rec.name!r}: "
-                                f"registered by both {other!r} and {info.name!r}"
-                            )
-                        table[rec.name] = (rec, info.name)  # type: ignore[assignment]
-                except PluginError:
-                    raise
-                except Exception as e:  # noqa: BLE001 - report, do not crash
-                    self._problems.append(
-                        PluginProblem(
-                            name=info.name,
-                            distribution=info.distribution,
-                            error=f"register: {type(e).__name__}: {e}",
-                            details=traceback.format_exc(),
-                        )
-                    )
-        self._games = {k: games[k][0] for k in sorted(games)}
-        self._bots = {k: bots[k][0] for k in sorted(bots)}
-        self._codecs = self._collect_codecs()
+        self._conflicts = []
+        games = self._gather("cardcore_register_games", GameSpec)
+        bots = self._gather("cardcore_register_bots", BotSpec)
+        codecs = self._gather("cardcore_register_codecs", CodecSpec)
+        self._games = self._resolve("game", games)
+        self._bots = self._resolve("bot", bots)
+        self._codecs = self._resolve("codec", codecs)
 
-    def _collect_codecs(self) -> dict[str, CodecSpec]:
-        codecs: dict[str, CodecSpec] = {}
+    def _gather(self, hook_name: str, kind: type[_R]) -> dict[str, list[tuple[_R, PluginInfo]]]:
+        """Every record of one hook by id, with the plugin that gave it; faults reported."""
+        table: dict[str, list[tuple[_R, PluginInfo]]] = {}
         for info in self._plugins:
             plugin = self._pm.get_plugin(info.name)
-            if plugin is None or getattr(plugin, "cardcore_register_codecs", None) is None:
+            if plugin is None or getattr(plugin, hook_name, None) is None:
                 continue
             try:
-                records = list(_call(self._pm, "cardcore_register_codecs", plugin))
+                records = list(_call(self._pm, hook_name, plugin))
+                mine: list[tuple[str, _R]] = []
                 for rec in records:
-                    if not isinstance(rec, CodecSpec):
+                    if not isinstance(rec, kind):
                         raise TypeError(
-                            f"cardcore_register_codecs yielded {type(rec).__name__}, not CodecSpec"
+                            f"{hook_name} yielded {type(rec).__name__}, not {kind.__name__}"
                         )
-                    if rec.game in codecs:
-                        raise PluginError(
-                            f"duplicate codec for game {rec.game!r}: registered by both "
-                            f"{codecs[rec.game].source!r} and {info.name!r}"
-                        )
-                    codecs[rec.game] = attrs.evolve(rec, source=rec.source or info.name)
-            except PluginError:
-                raise
+                    mine.append(_stamp(rec, info))
             except Exception as e:  # noqa: BLE001 - report, do not crash
                 self._problems.append(
                     PluginProblem(
@@ -303,7 +436,47 @@ class PluginHost:
                         details=traceback.format_exc(),
                     )
                 )
-        return {k: codecs[k] for k in sorted(codecs)}
+                continue
+            for key, rec in mine:  # all or nothing: a plugin that fails registers none
+                table.setdefault(key, []).append((rec, info))
+        return table
+
+    def _resolve(
+        self, kind: _Kind, table: Mapping[str, list[tuple[_R, PluginInfo]]]
+    ) -> dict[str, _R]:
+        """One record per id; an id given by several plugins is chosen or refused."""
+        out: dict[str, _R] = {}
+        for key in sorted(table):
+            entries = table[key]
+            if len(entries) == 1:
+                out[key] = entries[0][0]
+                continue
+            providers = tuple(_provider(info) for _, info in entries)
+            want = self._prefer.get(key)
+            picked = [
+                (rec, info)
+                for rec, info in entries
+                if want is not None and want in (_norm(info.distribution), _norm(info.name))
+            ]
+            chosen = ""
+            if len(picked) == 1:
+                out[key] = picked[0][0]
+                chosen = _provider(picked[0][1])
+            self._conflicts.append(
+                PluginConflict(kind=kind, name=key, providers=providers, chosen=chosen)
+            )
+        return out
+
+
+def _stamp(rec: _R, info: PluginInfo) -> tuple[str, _R]:
+    """The record's id, and the record with its provider filled in."""
+    if isinstance(rec, CodecSpec):
+        return rec.game, attrs.evolve(rec, source=rec.source or info.name)
+    return rec.name, attrs.evolve(
+        rec,
+        distribution=rec.distribution or info.distribution,
+        version=rec.version or info.version,
+    )
 
 
 def _call(pm: pluggy.PluginManager, hook_name: str, plugin: object) -> Iterable[Any]:
@@ -326,8 +499,12 @@ def load_game(
 ) -> Game[Any, Any, Any]:
     """Build an installed game: ``load_game("nyuri", preset="pagat", turn_limit=50)``.
 
+    Returns:
+        The game, typed as :class:`cardcore.Game`.
+
     Raises:
-        LookupError: unknown game.
+        LookupError: unknown game, or an id several plugins register and none was
+            chosen (see :class:`PluginHost`).
         OptionError: unknown preset or option, or a value out of range.
     """
     return (host or default_host()).load_game(name, preset=preset, **options)
@@ -340,6 +517,19 @@ def load_bot(
     seed: int = 0,
     host: PluginHost | None = None,
     **options: Any,
-) -> Any:
-    """Build an installed bot for ``game``: ``load_bot("random", game, seed=1)``."""
+) -> Bot:
+    """Build a bot for ``game``: ``load_bot("random", game, seed=1)``.
+
+    ``name`` is a bot spec as ``--bots`` takes it: a registered id or an import path
+    ``package.module:Class``, optionally with ``:key=value`` options
+    (``load_bot("ismcts:iterations=50", game)``); keyword options may be given too.
+
+    Returns:
+        The bot, typed as :class:`cardcore.Bot`.
+
+    Raises:
+        LookupError: unknown bot id, or a bot that does not play this game.
+        ValueError: an undeclared option, a value of the wrong type, or a constructor
+            cardcore cannot call (see :meth:`PluginHost.load_bot`).
+    """
     return (host or default_host()).load_bot(name, game, seed=seed, **options)

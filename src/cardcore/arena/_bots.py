@@ -1,21 +1,22 @@
 """Bot entries of an arena: parsing ``--bots`` and building a bot for one game.
 
 A bot is named by its registered id (``random``, ``nyuri-heuristic``) or by an import
-path ``package.module:Attribute`` naming a factory that is called like a registered
-one: ``factory(game, seed=..., **options)``. Import paths let tests and notebooks use a
-bot without a plugin; the module must be importable in every worker process.
+path ``package.module:Attribute`` naming a class or factory, built exactly as
+:func:`cardcore.load_bot` builds it (the same parser reads ``--bots`` entries, and the
+options are checked against the factory's signature). Import paths let tests and
+notebooks use a bot without a plugin; the module must be importable in every worker
+process.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, final
 
 import attrs
 
-from cardcore._game import Game
+from cardcore._botspec import guess, is_import_path, parse_bot_spec
+from cardcore._game import Bot, Game
 from cardcore._host import PluginHost, default_host
 
 __all__ = ["BotEntry", "make_bot", "parse_bots", "resolve_bots"]
@@ -41,7 +42,7 @@ class BotEntry:
     @property
     def is_import_path(self) -> bool:
         """Whether :attr:`name` is an import path rather than a registered id."""
-        return ":" in self.name
+        return is_import_path(self.name)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (name, options, label)."""
@@ -52,38 +53,22 @@ def _text(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def coerce(text: str) -> Any:
-    """A command-line option value as a bool, int, float or (otherwise) the string."""
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_bot(text: str) -> BotEntry:
     """Parse one entry: ``ismcts:iterations=200`` or ``my.module:MyBot:depth=2``.
+
+    The entry is read by the parser :func:`cardcore.load_bot` uses; option values are
+    stored as the bool, int, float or text they look like, and converted to the types
+    the bot declares when it is built.
 
     Raises:
         ValueError: an empty name or an option that is not ``key=value``.
     """
-    parts = [p.strip() for p in text.strip().split(":")]
-    name, rest = parts[0], parts[1:]
-    if rest and "=" not in rest[0]:
-        name, rest = f"{name}:{rest[0]}", rest[1:]
-    if not name or name.startswith(":") or name.endswith(":"):
-        raise ValueError(f"bot entry {text!r} has no name")
-    options: dict[str, Any] = {}
-    for item in rest:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"bot option {item!r} in {text!r} must look like key=value")
-        options[key.strip()] = coerce(value.strip())
-    return BotEntry(name=name, options=tuple(sorted(options.items())), label=text.strip())
+    name, options = parse_bot_spec(text)
+    return BotEntry(
+        name=name,
+        options=tuple(sorted((k, guess(v)) for k, v in options.items())),
+        label=text.strip(),
+    )
 
 
 def parse_bots(text: str) -> tuple[BotEntry, ...]:
@@ -120,26 +105,6 @@ def resolve_bots(bots: Sequence[str | BotEntry]) -> tuple[BotEntry, ...]:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=64)
-def _import_factory(path: str) -> Callable[..., Any]:
-    module_name, _, attr = path.partition(":")
-    try:
-        obj: Any = importlib.import_module(module_name)
-    except ImportError as e:
-        raise ValueError(
-            f"bot {path!r}: cannot import {module_name!r} ({e}); is its directory on "
-            "PYTHONPATH (the command line also looks in the current directory)?"
-        ) from None
-    for part in attr.split("."):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            raise ValueError(f"bot {path!r}: {module_name!r} has no {attr!r}") from None
-    if not callable(obj):
-        raise ValueError(f"bot {path!r} is not callable")
-    return obj  # type: ignore[no-any-return]
-
-
 def make_bot(
     name: str,
     options: Mapping[str, Any],
@@ -147,8 +112,8 @@ def make_bot(
     *,
     seed: int,
     host: PluginHost | None = None,
-) -> Any:
-    """Build a fresh bot for one game.
+) -> Bot:
+    """Build a fresh bot for one game, as :func:`cardcore.load_bot` does.
 
     Args:
         name: a registered id or an import path ``package.module:Attribute``.
@@ -161,13 +126,8 @@ def make_bot(
         The bot.
 
     Raises:
-        ValueError: unknown import path or options the bot does not accept.
+        ValueError: unknown import path, an option the bot does not declare, a value of
+            the wrong type, or a constructor cardcore cannot call.
         LookupError: unknown bot id, or a bot that does not play this game.
     """
-    if ":" in name:
-        factory = _import_factory(name)
-        try:
-            return factory(game, seed=seed, **options)
-        except TypeError as e:
-            raise ValueError(f"bot {name!r}: bad options {dict(options)!r}: {e}") from None
     return (host or default_host()).load_bot(name, game, seed=seed, **options)

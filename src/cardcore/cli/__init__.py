@@ -7,11 +7,17 @@ a non-zero exit code, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+import attrs
 
 from cardcore._engine import MatchRecord, RecordError, Step, play_match, replay, verify
 from cardcore._game import IllegalActionError
@@ -37,27 +43,28 @@ def _parse_kv(items: Sequence[str], what: str) -> dict[str, str]:
 
 
 def parse_bot_list(text: str) -> list[tuple[str, dict[str, str]]]:
-    """Parse ``ismcts:iterations=200,random`` into names with options."""
+    """Parse ``ismcts:iterations=200,my_pkg.bots:Greedy`` into names with text options.
+
+    The same parser reads ``cardcore arena --bots`` and :func:`cardcore.load_bot`;
+    option values are converted to the types each bot declares when it is built.
+    """
+    from cardcore._botspec import parse_bot_spec
+
     out = []
     for part in text.split(","):
-        part = part.strip()  # noqa: PLW2901
-        if not part:
+        if not part.strip():
             raise CliError(f"empty bot name in {text!r}")
-        name, *opts = part.split(":")
-        out.append((name, _parse_kv(opts, f"bot option for {name}")))
+        try:
+            out.append(parse_bot_spec(part))
+        except ValueError as e:
+            raise CliError(str(e)) from None
     return out
 
 
-def _coerce(v: str) -> Any:
-    low = v.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for conv in (int, float):
-        try:
-            return conv(v)
-        except ValueError:
-            pass
-    return v
+def _import_from_cwd(names: Sequence[str]) -> None:
+    """Let import-path bots resolve from the current directory, as with ``python -m``."""
+    if any(":" in n for n in names) and os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())  # appended, so it shadows nothing installed
 
 
 def _host() -> PluginHost:
@@ -67,8 +74,12 @@ def _host() -> PluginHost:
 # ---- list / doctor ---------------------------------------------------------------------
 
 
+def _bot_options_json(host: PluginHost, name: str) -> list[dict[str, Any]]:
+    return [o.to_json() for o in host.bot_options(name)]
+
+
 def cmd_list(args: argparse.Namespace) -> int:
-    """List installed games and bots."""
+    """List installed games and bots, each bot with the options it declares."""
     host = _host()
     games = [
         {
@@ -87,14 +98,22 @@ def cmd_list(args: argparse.Namespace) -> int:
         {
             "id": b.name,
             "games": list(b.games) or "all",
+            "options": _bot_options_json(host, b.name),
             "distribution": b.distribution,
             "version": b.version,
             "description": b.description,
         }
         for b in host.bots().values()
     ]
+    unresolved = [c for c in host.conflicts if not c.resolved]
     if args.json:
-        print(json.dumps({"games": games, "bots": bots}, indent=2, ensure_ascii=False))
+        data = {
+            "games": games,
+            "bots": bots,
+            "conflicts": [c.to_json() for c in host.conflicts],
+            "problems": len(host.problems),
+        }
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
     print("Games:")
     for spec in host.games().values():
@@ -108,23 +127,58 @@ def cmd_list(args: argparse.Namespace) -> int:
     for bot in host.bots().values():
         games_txt = ", ".join(bot.games) or "all"
         print(f"  {bot.name:<18} for {games_txt:<10} {bot.description}")
+        opts = host.bot_options(bot.name)
+        if opts:
+            print(f"  {'':<18} options: {'; '.join(o.describe() for o in opts)}")
+    if unresolved:
+        names = ", ".join(f"{c.kind} {c.name!r}" for c in unresolved)
+        print(
+            f"\nRegistered by more than one plugin, and refused: {names} (see 'cardcore doctor')."
+        )
     if host.problems:
         print(f"\n{len(host.problems)} plugin(s) failed to load: run 'cardcore doctor'.")
     return 0
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    """Show every plugin, its version, and any load error."""
+    """Show every plugin, its version, load errors and id conflicts.
+
+    Exits 1 when a plugin is broken or an id is registered twice without a choice.
+    """
     host = _host()
+    problems, conflicts = host.problems, host.conflicts
+    unresolved = [c for c in conflicts if not c.resolved]
+    status = 1 if problems or unresolved else 0
+    if args.json:
+        data = {
+            "ok": status == 0,
+            "plugins": [attrs.asdict(p) for p in host.plugins],
+            "problems": [
+                {k: v for k, v in attrs.asdict(pr).items() if args.verbose or k != "details"}
+                for pr in problems
+            ],
+            "conflicts": [c.to_json() for c in conflicts],
+            "games": len(host.games()),
+            "bots": len(host.bots()),
+        }
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return status
     print("Plugins:")
     for p in host.plugins:
         print(f"  ok     {p.name:<16} {p.distribution or '(registered)'} {p.version}")
-    for pr in host.problems:
+    for pr in problems:
         print(f"  BROKEN {pr.name:<16} {pr.distribution} : {pr.error}")
         if args.verbose and pr.details:
             print("         " + pr.details.replace("\n", "\n         "))
-    print(f"{len(host.games())} games, {len(host.bots())} bots, {len(host.problems)} problem(s)")
-    return 1 if host.problems else 0
+    if conflicts:
+        print("Conflicts:")
+        for c in conflicts:
+            print(f"  {'chosen' if c.resolved else 'REFUSED':<6} {c.message()}")
+    print(
+        f"{len(host.games())} games, {len(host.bots())} bots, {len(problems)} problem(s), "
+        f"{len(unresolved)} unresolved conflict(s)"
+    )
+    return status
 
 
 # ---- play ------------------------------------------------------------------------------
@@ -135,14 +189,21 @@ def _build_game(args: argparse.Namespace) -> Any:
     return _host().load_game(args.game, preset=args.preset, **options)
 
 
-def _num_players(game: Any, args: argparse.Namespace, nbots: int) -> int:
-    n = args.players if args.players is not None else nbots
-    if not game.min_players <= n <= game.max_players:
+def _num_players(game: Any, args: argparse.Namespace, seats: int) -> int:
+    """``--players``, else one seat per bot and human, at least as many as the game needs."""
+    if args.players is not None:
+        n = args.players
+        if not game.min_players <= n <= game.max_players:
+            raise CliError(
+                f"{game.name} is for {game.min_players}-{game.max_players} players, not {n}"
+            )
+        return int(n)
+    if seats > game.max_players:
         raise CliError(
-            f"{game.name} is for {game.min_players}-{game.max_players} players, not {n}"
-            + ("" if args.players is not None else " (one per bot; use --players)")
+            f"{game.name} is for {game.min_players}-{game.max_players} players, not {seats} "
+            "(one seat per bot and human)"
         )
-    return int(n)
+    return int(max(seats, game.min_players))
 
 
 def make_bots(game: Any, spec: str, n: int, seed: int, skip: Sequence[int] = ()) -> list[Any]:
@@ -151,21 +212,54 @@ def make_bots(game: Any, spec: str, n: int, seed: int, skip: Sequence[int] = ())
     seats = [s for s in range(n) if s not in skip]
     if not entries and seats:
         raise CliError("--bots needs at least one bot name")
+    _import_from_cwd([name for name, _ in entries])
     bots: list[Any] = [None] * n
     for k, seat in enumerate(seats):
         name, opts = entries[k % len(entries)]
-        bot = _host().load_bot(
-            name, game, seed=seed * 1000 + seat, **{o: _coerce(v) for o, v in opts.items()}
-        )
+        bot = _host().load_bot(name, game, seed=seed * 1000 + seat, **opts)
         if getattr(bot, "name", None) is None:
-            bot.name = name
+            # A bot that cannot take a name is shown by its class.
+            with contextlib.suppress(AttributeError, TypeError):
+                bot.name = name  # type: ignore[attr-defined]
         bots[seat] = bot
     return bots
 
 
+def _check_record_path(path: str) -> None:
+    """Make sure ``--record`` can be written before a match is played (creates folders)."""
+    target = Path(path)
+    if target.is_dir():
+        raise CliError(f"--record {path}: is a folder; give a file name such as {path}/match.json")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"--record {path}: cannot create its folder: {e.strerror or e}") from None
+    if not os.access(target.parent, os.W_OK):
+        raise CliError(f"--record {path}: the folder {target.parent} is not writable")
+
+
+def _save_record(record: MatchRecord, path: str) -> str:
+    """Save the record; if that fails after all, save it elsewhere and say where."""
+    try:
+        record.save(path)
+    except OSError as e:
+        fd, fallback = tempfile.mkstemp(prefix="cardcore-match-", suffix=".json")
+        os.close(fd)
+        record.save(fallback)
+        raise CliError(
+            f"--record {path}: cannot write it ({e.strerror or e}); the match was saved to "
+            f"{fallback} instead"
+        ) from None
+    return path
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a match between bots (and humans) and show it."""
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise CliError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     if args.resume:
+        if args.record:
+            _check_record_path(args.record)
         return _play_resume(args)
     if args.game is None:
         raise CliError("give a GAME to play, or --resume FILE")
@@ -176,6 +270,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     for h in humans:
         if not 0 <= h < n:
             raise CliError(f"--human {h} is not a seat (0-{n - 1})")
+    if args.record:
+        _check_record_path(args.record)  # before playing: a finished match is never lost
     if humans:
         from cardcore.cli._human import play_human
 
@@ -205,7 +301,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
     )
     if args.record:
-        record.save(args.record)
+        _save_record(record, args.record)
     outcome = record.outcome
     assert outcome is not None
     if args.json:
@@ -364,29 +460,46 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser(
-        "list", help="list installed games and bots", description="List installed games and bots."
+        "list",
+        help="list installed games and bots",
+        description="List installed games, and bots with the options each declares.",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser(
         "doctor",
-        help="show plugins and load errors",
-        description="Show every plugin, its version and any load error; exit 1 if a plugin is broken.",
+        help="show plugins, load errors and id conflicts",
+        description=(
+            "Show every plugin, its version, any load error, and any game or bot id that "
+            "several plugins register (refused unless CARDCORE_PREFER=ID=DISTRIBUTION "
+            "chooses one). Exit 1 if a plugin is broken or a conflict is unresolved."
+        ),
     )
     p.add_argument("--verbose", "-v", action="store_true", help="show tracebacks")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser(
         "play",
         help="play a match",
-        description="Play a match between bots (and humans) and show it turn by turn.",
+        description=(
+            "Play a match between bots (and humans) and show it turn by turn. The bots "
+            "fill the seats without --human in seat order; a shorter --bots list is "
+            "repeated, and without --players there are as many seats as bots and humans, "
+            "at least the game's minimum (so 'cardcore play nestors --human 0 --bots "
+            "nestors-heuristic' gives three heuristic bots)."
+        ),
     )
     _add_game_args(p)
     p.add_argument(
         "--bots",
         default="",
-        help="comma-separated bots for the seats, e.g. random,ismcts:iterations=200",
+        help=(
+            "comma-separated bots for the seats: registered ids or package.module:Class "
+            "paths, with :key=value options, e.g. random,ismcts:iterations=200 "
+            "(repeated to fill the seats; options per bot: 'cardcore list')"
+        ),
     )
     p.add_argument(
         "--human",
@@ -395,10 +508,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SEAT",
         help="a human plays this seat; repeatable",
     )
-    p.add_argument("--players", type=int, help="number of seats (default: one per bot and human)")
+    p.add_argument(
+        "--players",
+        type=int,
+        help="number of seats (default: one per bot and human, at least the game's minimum)",
+    )
     p.add_argument("--seed", type=int, default=0, help="match seed (default: %(default)s)")
     p.add_argument("--dealer", type=int, help="dealer seat (default: as the rules say)")
-    p.add_argument("--record", metavar="FILE", help="save the match record (JSON) here")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="save the match record (JSON) here; missing folders are created before play",
+    )
     p.add_argument("--resume", metavar="FILE", help="resume a saved match (a human game)")
     p.add_argument(
         "--time-limit", type=float, help="seconds per bot decision; a slower bot forfeits"
