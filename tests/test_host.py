@@ -176,7 +176,7 @@ def test_a_plugin_that_fails_half_way_registers_nothing() -> None:
 
     @hookimpl
     def cardcore_register_games() -> Iterator[GameSpec]:
-        yield from _games_module("x", "half").cardcore_register_games()  # type: ignore[attr-defined]
+        yield from _games_module("x", "half").cardcore_register_games()
         raise RuntimeError("boom")
 
     bad.cardcore_register_games = cardcore_register_games  # type: ignore[attr-defined]

@@ -284,8 +284,16 @@ def _shape(factory: Callable[..., Any]) -> _Shape | None:
         options=tuple(options),
         var_keyword=var_keyword,
         required_positional=tuple(required_positional),
-        text=f"{getattr(factory, '__qualname__', type(factory).__name__)}{sig}",
+        text=f"{getattr(factory, '__name__', type(factory).__name__)}{_sig_text(sig, hints)}",
     )
+
+
+def _sig_text(sig: inspect.Signature, hints: Mapping[str, Any]) -> str:
+    """The signature with resolved annotations and no return type, as a user reads it."""
+    params = [
+        p.replace(annotation=hints.get(p.name, p.annotation)) for p in sig.parameters.values()
+    ]
+    return str(sig.replace(parameters=params, return_annotation=inspect.Signature.empty))
 
 
 def bot_options(factory: Callable[..., Any]) -> tuple[BotOption, ...]:

@@ -164,8 +164,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return status
     print("Plugins:")
+    broken = {pr.name for pr in problems}
     for p in host.plugins:
-        print(f"  ok     {p.name:<16} {p.distribution or '(registered)'} {p.version}")
+        if p.name not in broken:
+            print(f"  ok     {p.name:<16} {p.distribution or '(registered)'} {p.version}")
     for pr in problems:
         print(f"  BROKEN {pr.name:<16} {pr.distribution} : {pr.error}")
         if args.verbose and pr.details:

@@ -6,6 +6,7 @@ shell. :func:`playthrough` and :func:`assert_golden` keep golden playthroughs, a
 """
 
 from cardcore.testing import _strategies as strategies
+from cardcore.testing._bots_check import check_bot_options
 from cardcore.testing._golden import assert_golden, playthrough
 from cardcore.testing._kit import (
     PROPERTIES,
@@ -28,6 +29,7 @@ __all__ = [
     "Report",
     "assert_golden",
     "check_bot",
+    "check_bot_options",
     "check_game",
     "configurations",
     "parametrize_configurations",
