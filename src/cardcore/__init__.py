@@ -5,6 +5,7 @@ The public API is re-exported here; plugin authors import only from ``cardcore``
 """
 
 from cardcore._actions import CardAction, CardSubsets, ConcatActions, LazyActions
+from cardcore._botspec import BotOption
 from cardcore._cards import (
     DECK_36,
     DECK_52,
@@ -32,7 +33,15 @@ from cardcore._game import (
     State,
 )
 from cardcore._hooks import CardcoreHooks, hookimpl
-from cardcore._host import PluginError, PluginHost, PluginInfo, PluginProblem, load_bot, load_game
+from cardcore._host import (
+    PluginConflict,
+    PluginError,
+    PluginHost,
+    PluginInfo,
+    PluginProblem,
+    load_bot,
+    load_game,
+)
 from cardcore._options import (
     OptionError,
     OptionInfo,
@@ -62,6 +71,7 @@ __all__ = [
     "SPECTATOR",
     "Action",
     "Bot",
+    "BotOption",
     "BotSpec",
     "Card",
     "CardAction",
@@ -81,6 +91,7 @@ __all__ = [
     "OptionError",
     "OptionInfo",
     "Outcome",
+    "PluginConflict",
     "PluginError",
     "PluginHost",
     "PluginInfo",
