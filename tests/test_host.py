@@ -170,6 +170,38 @@ def test_a_hook_returning_garbage_is_reported_not_fatal(garbage: object) -> None
         assert problem.name == "garbage" and problem.error.startswith("register: TypeError")
 
 
+@pytest.mark.parametrize("bad_id", [42, "", None])
+def test_a_spec_with_a_bad_id_is_reported(bad_id: object) -> None:
+    """A record whose id is not a non-empty string is a problem of its plugin only."""
+    bad = types.ModuleType("badid")
+
+    @hookimpl
+    def cardcore_register_bots() -> Iterator[BotSpec]:
+        yield BotSpec(name=bad_id, factory=RandomBot)  # type: ignore[arg-type]
+
+    bad.cardcore_register_bots = cardcore_register_bots  # type: ignore[attr-defined]
+    host = PluginHost(load_entrypoints=False)
+    host.register(bad)
+    assert list(host.bots()) == ["ismcts", "pimc", "random"]
+    assert "not a non-empty string" in host.problems[0].error
+
+
+def test_a_plugin_yielding_one_id_twice_is_reported() -> None:
+    """One plugin giving the same id twice is its own bug, reported against it."""
+    bad = types.ModuleType("twice")
+
+    @hookimpl
+    def cardcore_register_bots() -> Iterator[BotSpec]:
+        yield BotSpec(name="again", factory=RandomBot)
+        yield BotSpec(name="again", factory=RandomBot)
+
+    bad.cardcore_register_bots = cardcore_register_bots  # type: ignore[attr-defined]
+    host = PluginHost(load_entrypoints=False)
+    host.register(bad)
+    assert "again" not in host.bots() and not host.conflicts
+    assert "yielded the id 'again' twice" in host.problems[0].error
+
+
 def test_a_plugin_that_fails_half_way_registers_nothing() -> None:
     """A hook that yields one game and then raises adds none of its games."""
     bad = types.ModuleType("halfway")

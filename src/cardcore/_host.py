@@ -426,7 +426,15 @@ class PluginHost:
                         raise TypeError(
                             f"{hook_name} yielded {type(rec).__name__}, not {kind.__name__}"
                         )
-                    mine.append(_stamp(rec, info))
+                    key, stamped = _stamp(rec, info)
+                    if not isinstance(key, str) or not key:
+                        raise TypeError(
+                            f"{hook_name} yielded a {kind.__name__} whose id is {key!r}, "
+                            "not a non-empty string"
+                        )
+                    if any(key == k for k, _ in mine):
+                        raise ValueError(f"{hook_name} yielded the id {key!r} twice")
+                    mine.append((key, stamped))
             except Exception as e:  # noqa: BLE001 - report, do not crash
                 self._problems.append(
                     PluginProblem(

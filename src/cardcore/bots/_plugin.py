@@ -12,15 +12,11 @@ from cardcore.bots._search import ISMCTSBot, PIMCBot
 
 @hookimpl
 def cardcore_register_bots() -> Iterator[BotSpec]:
-    """Register ``random``, ``ismcts`` and ``pimc``."""
+    """Register ``random``, ``ismcts`` and ``pimc``.
+
+    Their options are not listed here: each bot declares them by its constructor's typed
+    keyword parameters, and ``cardcore list`` reads them from there.
+    """
     yield BotSpec(name="random", factory=RandomBot, description="a uniformly random legal action")
-    yield BotSpec(
-        name="ismcts",
-        factory=ISMCTSBot,
-        description="information-set MCTS (iterations, time_budget, exploration, rollout)",
-    )
-    yield BotSpec(
-        name="pimc",
-        factory=PIMCBot,
-        description="perfect-information Monte Carlo (determinizations, rollouts, rollout)",
-    )
+    yield BotSpec(name="ismcts", factory=ISMCTSBot, description="information-set MCTS")
+    yield BotSpec(name="pimc", factory=PIMCBot, description="perfect-information Monte Carlo")
