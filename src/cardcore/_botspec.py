@@ -234,6 +234,19 @@ def _arg_docs(obj: object) -> dict[str, str]:
 
 
 def _shape(factory: Callable[..., Any]) -> _Shape | None:
+    """The factory's calling shape; cached, since bots are built for every game."""
+    try:
+        return _cached_shape(factory)
+    except TypeError:  # an unhashable callable: read it each time
+        return _read_shape(factory)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_shape(factory: Callable[..., Any]) -> _Shape | None:
+    return _read_shape(factory)
+
+
+def _read_shape(factory: Callable[..., Any]) -> _Shape | None:
     try:
         sig = inspect.signature(factory)
     except (TypeError, ValueError):
