@@ -371,7 +371,8 @@ class BotSpec:
     name: str
     """Bot id, lower kebab-case (``random``, ``nyuri-heuristic``)."""
     factory: Callable[..., Bot]
-    """Called as ``factory(game, seed=..., **options)``; returns a fresh bot."""
+    """Returns a fresh bot; called with what its signature takes: the game, ``seed=...``
+    and the options, which are its typed keyword parameters (see :func:`cardcore.load_bot`)."""
     description: str = ""
     """One line for listings."""
     games: tuple[str, ...] = ()
