@@ -202,6 +202,52 @@ def test_a_plugin_yielding_one_id_twice_is_reported() -> None:
     assert "yielded the id 'again' twice" in host.problems[0].error
 
 
+def test_a_misspelt_hook_is_reported() -> None:
+    """A hookimpl whose name is not a cardcore hook would be silently ignored: it is reported."""
+    typo = types.ModuleType("typo")
+
+    @hookimpl
+    def cardcore_register_game() -> Iterator[GameSpec]:
+        yield from ()
+
+    typo.cardcore_register_game = cardcore_register_game  # type: ignore[attr-defined]
+    host = PluginHost(load_entrypoints=False)
+    host.register(typo)
+    (problem,) = host.problems
+    assert problem.name == "typo"
+    assert problem.error.startswith("cardcore_register_game is not a cardcore hook")
+    assert "cardcore_register_games" in problem.error
+
+
+def test_a_hook_with_a_wrong_signature_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed plugin whose hook takes arguments the spec does not have is reported."""
+    wrong = types.ModuleType("wrongsig")
+
+    @hookimpl
+    def cardcore_register_games(host: object) -> Iterator[GameSpec]:
+        yield from ()
+
+    wrong.cardcore_register_games = cardcore_register_games  # type: ignore[attr-defined]
+
+    class _EP:
+        name = "wrongsig"
+        dist = None
+
+        def load(self) -> types.ModuleType:
+            return wrong
+
+    real = metadata.entry_points
+    monkeypatch.setattr(
+        metadata,
+        "entry_points",
+        lambda **kw: [*real(**kw), _EP()] if kw.get("group") == "cardcore" else real(**kw),
+    )
+    host = PluginHost()
+    assert "highcard" in host.games()
+    (problem,) = [p for p in host.problems if p.name == "wrongsig"]
+    assert "PluginValidationError" in problem.error
+
+
 def test_a_plugin_that_fails_half_way_registers_nothing() -> None:
     """A hook that yields one game and then raises adds none of its games."""
     bad = types.ModuleType("halfway")

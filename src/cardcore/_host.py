@@ -232,6 +232,18 @@ class PluginHost:
                 version=version,
             )
         )
+        hooks = sorted(n for n in dir(CardcoreHooks) if n.startswith("cardcore_"))
+        for attr in sorted(dir(module)):
+            impl = getattr(module, attr, None)
+            if hasattr(impl, f"{ENTRY_POINT_GROUP}_impl") and attr not in hooks:
+                self._problems.append(
+                    PluginProblem(
+                        name=name,
+                        distribution=dist,
+                        error=f"{attr} is not a cardcore hook, so it is never called "
+                        f"(the hooks are {', '.join(hooks)})",
+                    )
+                )
         self._games = self._bots = self._codecs = None
 
     def _load_entrypoints(self) -> None:
