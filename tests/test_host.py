@@ -248,6 +248,37 @@ def test_a_hook_with_a_wrong_signature_is_reported(monkeypatch: pytest.MonkeyPat
     assert "PluginValidationError" in problem.error
 
 
+def test_a_plugin_calling_sys_exit_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sys.exit`` at import or in a hook ends neither the host nor the program."""
+    exits = types.ModuleType("exits")
+
+    @hookimpl
+    def cardcore_register_bots() -> Iterator[BotSpec]:
+        raise SystemExit(3)
+
+    exits.cardcore_register_bots = cardcore_register_bots  # type: ignore[attr-defined]
+
+    class _EP:
+        name = "exits-at-import"
+        dist = None
+
+        def load(self) -> types.ModuleType:
+            raise SystemExit("bye")
+
+    real = metadata.entry_points
+    monkeypatch.setattr(
+        metadata,
+        "entry_points",
+        lambda **kw: [*real(**kw), _EP()] if kw.get("group") == "cardcore" else real(**kw),
+    )
+    host = PluginHost()
+    host.register(exits)
+    assert "highcard" in host.games() and "random" in host.bots()
+    errors = {p.name: p.error for p in host.problems}
+    assert errors["exits-at-import"] == "SystemExit: bye"
+    assert errors["exits"] == "register: SystemExit: 3"
+
+
 def test_a_plugin_that_fails_half_way_registers_nothing() -> None:
     """A hook that yields one game and then raises adds none of its games."""
     bad = types.ModuleType("halfway")

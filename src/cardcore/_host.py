@@ -259,7 +259,7 @@ class PluginHost:
             try:
                 module = ep.load()
                 self._register_module(module, name, dist, version)
-            except Exception as e:  # noqa: BLE001 - a broken plugin must not break the others
+            except (Exception, SystemExit) as e:  # noqa: BLE001 - a broken plugin must not break the others
                 self._problems.append(
                     PluginProblem(
                         name=ep.name,
@@ -447,7 +447,7 @@ class PluginHost:
                     if any(key == k for k, _ in mine):
                         raise ValueError(f"{hook_name} yielded the id {key!r} twice")
                     mine.append((key, stamped))
-            except Exception as e:  # noqa: BLE001 - report, do not crash
+            except (Exception, SystemExit) as e:  # noqa: BLE001 - report, do not crash (even sys.exit)
                 self._problems.append(
                     PluginProblem(
                         name=info.name,
