@@ -279,6 +279,24 @@ def test_a_plugin_calling_sys_exit_is_reported_not_fatal(monkeypatch: pytest.Mon
     assert errors["exits"] == "register: SystemExit: 3"
 
 
+def test_a_hook_that_never_ends_is_cut_off() -> None:
+    """A hook yielding for ever is stopped after MAX_RECORDS and reported."""
+    endless = types.ModuleType("endless")
+
+    @hookimpl
+    def cardcore_register_bots() -> Iterator[BotSpec]:
+        k = 0
+        while True:
+            k += 1
+            yield BotSpec(name=f"bot-{k}", factory=RandomBot)
+
+    endless.cardcore_register_bots = cardcore_register_bots  # type: ignore[attr-defined]
+    host = PluginHost(load_entrypoints=False)
+    host.register(endless)
+    assert list(host.bots()) == ["ismcts", "pimc", "random"]
+    assert "yielded more than 1000 records" in host.problems[0].error
+
+
 def test_a_plugin_that_fails_half_way_registers_nothing() -> None:
     """A hook that yields one game and then raises adds none of its games."""
     bad = types.ModuleType("halfway")

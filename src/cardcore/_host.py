@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
+import itertools
 import os
 import re
 import traceback
@@ -44,6 +45,8 @@ __all__ = [
 ENTRY_POINT_GROUP = "cardcore"
 BUILTIN_PLUGINS = ("cardcore.bots._plugin",)
 BUILTIN_NAME = "cardcore-builtins"
+MAX_RECORDS = 1000
+"""Most records one plugin's hook may yield (a generator that never ends is cut off)."""
 PREFER_ENV = "CARDCORE_PREFER"
 """Environment variable choosing a provider for a contested id: ``nyuri=cardcore-nyuri,...``."""
 
@@ -431,7 +434,11 @@ class PluginHost:
             if plugin is None or getattr(plugin, hook_name, None) is None:
                 continue
             try:
-                records = list(_call(self._pm, hook_name, plugin))
+                records = list(
+                    itertools.islice(_call(self._pm, hook_name, plugin), MAX_RECORDS + 1)
+                )
+                if len(records) > MAX_RECORDS:
+                    raise ValueError(f"{hook_name} yielded more than {MAX_RECORDS} records")
                 mine: list[tuple[str, _R]] = []
                 for rec in records:
                     if not isinstance(rec, kind):
