@@ -50,6 +50,8 @@ def test_info_describes_players_presets_options_bots(capsys: pytest.CaptureFixtu
     names = {b.split()[0] for b in bots}
     assert {"nyuri-heuristic", "random", "ismcts", "pimc"} <= names
     assert "noddy-heuristic" not in names
+    ismcts = next(i for i, b in enumerate(bots) if b.split()[0] == "ismcts")
+    assert "iterations: int = 300" in bots[ismcts + 1]  # a bot's options, under its line
 
 
 def test_info_json_is_complete(capsys: pytest.CaptureFixture[str]) -> None:
@@ -68,6 +70,8 @@ def test_info_json_is_complete(capsys: pytest.CaptureFixture[str]) -> None:
         assert {"name", "type", "default", "allowed", "doc"} <= set(o)
         assert o["default"] == data["presets"]["default"][o["name"]]
     assert {b["id"] for b in data["bots"]} >= {"random", "ismcts"}
+    ismcts = next(b for b in data["bots"] if b["id"] == "ismcts")
+    assert any(o.startswith("iterations: int") for o in ismcts["options"])
 
 
 def test_info_shows_partnerships(capsys: pytest.CaptureFixture[str]) -> None:

@@ -141,6 +141,7 @@ def game_info(name: str) -> dict[str, Any]:
             "description": b.description,
             "distribution": b.distribution,
             "version": b.version,
+            "options": [o.describe() for o in _bot_options(host, b.name)],
         }
         for b in host.bots().values()
         if not b.games or spec.name in b.games
@@ -164,6 +165,14 @@ def game_info(name: str) -> dict[str, Any]:
         "options": options,
         "bots": bots,
     }
+
+
+def _bot_options(host: Any, name: str) -> tuple[Any, ...]:
+    """A bot's declared options; none when its factory cannot be read (a broken plugin)."""
+    try:
+        return tuple(host.bot_options(name))
+    except (ValueError, LookupError):
+        return ()
 
 
 def _info_text(info: dict[str, Any]) -> str:
@@ -204,6 +213,8 @@ def _info_text(info: dict[str, Any]) -> str:
     for b in info["bots"]:
         scope = "" if b["games"] == "all" else "  [this game]"
         lines.append(f"  {b['id']:<{width}}  {b['description']}{scope}")
+        if b["options"]:
+            lines.append(f"  {'':<{width}}  options: {', '.join(b['options'])}")
     return "\n".join(lines)
 
 
