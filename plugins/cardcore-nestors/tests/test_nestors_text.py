@@ -179,8 +179,8 @@ def test_render_shows_own_hand_and_counts() -> None:
     state = GAME.initial_state(4, 11, dealer=0)
     text = GAME.render(GAME.observe(state, 2))
     mine = " ".join(str(c) for c in sorted(state.table.cards(3 + 2)))
-    assert f"s2 (you) {mine}" in text
-    assert "s0 5 cards" in text
+    assert f"seat 2 (you): {mine}" in text
+    assert "seat 0: 5 cards" in text
     assert "scores seats 0+2: 0, seats 1+3: 0" in text
     assert "To move: seat 1 (bid or pass)" in text
     assert "Face down: hole card 1, undealt 12" in text

@@ -40,7 +40,7 @@ def _trick(t: TrickRecord) -> str:
     if t.number == 1:
         text = f"trick 1: seat {t.leader} played {t.cards[0]}, took {t.cards[1]} {t.cards[2]}"
         return text + f"; {t.carry} stays as the carry card"
-    plays = " ".join(f"{c} (s{(t.leader + i) % 4})" for i, c in enumerate(t.cards))
+    plays = " ".join(f"{c} (seat {(t.leader + i) % 4})" for i, c in enumerate(t.cards))
     text = f"trick {t.number}: {plays}, carry {t.carry}; won by seat {t.winner}"
     if t.left is not None:
         text += f", who left {t.left}"
@@ -73,7 +73,7 @@ def _hands(o: NestorsObservation) -> str:
         v = o.play.voids[s]
         if v:
             text += " (no " + "".join(sym for n, sym in enumerate("♣♦♥♠") if (v >> n) & 1) + ")"
-        parts.append(f"s{s}{' (you)' if s == o.seat else ''} {text}")
+        parts.append(f"seat {s}{' (you)' if s == o.seat else ''}: {text}")
     return "Hands: " + " | ".join(parts)
 
 
@@ -87,13 +87,13 @@ def render_observation(o: NestorsObservation) -> str:
         f"{_TEAM[1]}: {m.scores[1]} | you: {who}"
     ]
     if d.number == 1 and m.first_draw and o.phase is Phase.AUCTION:
-        turned = " ".join(f"{c} (s{i % 4})" for i, c in enumerate(m.first_draw))
+        turned = " ".join(f"{c} (seat {i % 4})" for i, c in enumerate(m.first_draw))
         lines.append(f"First dealer chosen by turning up: {turned}")
     if m.last_hand is not None:
         lines.append(f"Last deal: {_hand(m.last_hand)}")
     t = o.table
     if o.phase is not Phase.OVER:
-        calls = ", ".join(f"s{s} {'bid ' + str(b) if b else 'pass'}" for s, b in d.calls)
+        calls = ", ".join(f"seat {s} {'bid ' + str(b) if b else 'pass'}" for s, b in d.calls)
         text = f"Auction: {calls or '-'}"
         if o.phase is not Phase.AUCTION:
             trump = _RANK[d.trump] if d.trump else "not named yet"
@@ -108,7 +108,7 @@ def render_observation(o: NestorsObservation) -> str:
             lines.append(f"Face-up row: {_cards(t.cards(ROW))}")
         if p.trick >= 1:
             played = t.cards(TRICK)
-            plays = " ".join(f"{c} (s{(p.leader + i) % 4})" for i, c in enumerate(played))
+            plays = " ".join(f"{c} (seat {(p.leader + i) % 4})" for i, c in enumerate(played))
             carry = f"carry {_cards(t.cards(ROW))} | " if p.trick > 1 else ""
             lines.append(
                 f"Trick {p.trick} led by seat {p.leader}: {plays or '-'} | {carry}"

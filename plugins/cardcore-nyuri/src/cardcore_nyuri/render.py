@@ -29,25 +29,25 @@ def _target(target: Card, guard: Card | None) -> str:
 
 
 def _seats(seats: Sequence[int]) -> str:
-    return ", ".join(f"P{s}" for s in seats)
+    return ", ".join(f"seat {s}" for s in seats)
 
 
 def _record(r: TurnRecord, n: int) -> str:
-    parts = [f"P{r.layer} laid {_target(r.target, r.guard)}"]
+    parts = [f"seat {r.layer} laid {_target(r.target, r.guard)}"]
     for k in range(1, n):
         s = (r.layer + k) % n
         offer = r.offers[s]
-        parts.append(f"P{s} offered {_offer(offer)}" if offer else f"P{s} declined")
+        parts.append(f"seat {s} offered {_offer(offer)}" if offer else f"seat {s} declined")
     if r.winner is not None:
-        parts.append(f"P{r.winner} stole it")
+        parts.append(f"seat {r.winner} stole it")
         if r.penalty:
-            parts.append(f"P{r.layer} took a random card from P{r.winner}'s hand")
+            parts.append(f"seat {r.layer} took a random card from seat {r.winner}'s hand")
     if r.drew:
         parts.append(f"{_seats(r.drew)} drew")
     if r.returned == "take back":
-        parts.append(f"P{r.layer} took it back")
+        parts.append(f"seat {r.layer} took it back")
     elif r.returned == "swap":
-        parts.append(f"P{r.layer} put it under the stock and drew")
+        parts.append(f"seat {r.layer} put it under the stock and drew")
     return "; ".join(parts)
 
 
@@ -61,8 +61,8 @@ def render_observation(obs: NyuriObservation) -> str:
     n = obs.num_players
     z = obs.zones
     t = obs.table
-    who = "an onlooker" if obs.seat == SPECTATOR else f"P{obs.seat}"
-    lines = [f"Nyuri, {n} players, dealer P{obs.dealer}; you are {who}"]
+    who = "an onlooker" if obs.seat == SPECTATOR else f"seat {obs.seat}"
+    lines = [f"Nyuri, {n} players, dealer seat {obs.dealer}; you are {who}"]
     stock_known = [c for c in t.slots(z.stock) if c is not None]
     known = f" (known, bottom up: {_cards(stock_known)})" if stock_known else ""
     lines.append(f"turn {obs.turn}; stock {t.size(z.stock)} cards{known}")
@@ -77,18 +77,20 @@ def render_observation(obs: NyuriObservation) -> str:
         pile = t.cards(z.pile(s))
         pdesc = f"pile {len(pile)}" + (f": {_cards(pile)}" if pile else "")
         you = " (you)" if s == obs.seat else ""
-        lines.append(f" {mark}P{s}{you}: {desc}; {pdesc}; count {obs.counts[s]}")
+        lines.append(f" {mark}seat {s}{you}: {desc}; {pdesc}; count {obs.counts[s]}")
     if obs.phase is Phase.OFFER or obs.phase is Phase.RETURN:
         target = obs.target
         assert target is not None
-        lines.append(f"table: P{obs.layer} lays {_target(target, obs.guard)}")
+        lines.append(f"table: seat {obs.layer} lays {_target(target, obs.guard)}")
         if obs.phase is Phase.OFFER:
             offers = obs.offers
             assert obs.current_player is not None
             k = 1
             while (s := (obs.layer + k) % n) != obs.current_player:
                 lines.append(
-                    f"  P{s} offers {_offer(offers[s])}" if offers[s] else f"  P{s} declines"
+                    f"  seat {s} offers {_offer(offers[s])}"
+                    if offers[s]
+                    else f"  seat {s} declines"
                 )
                 k += 1
     if obs.last is not None:
@@ -101,7 +103,7 @@ def render_observation(obs: NyuriObservation) -> str:
         lines.append(f"game over: {obs.end_reason}; winner {_seats(winners)}{share}")
     else:
         step = {Phase.LAY: "to lay", Phase.OFFER: "to steal or decline", Phase.RETURN: "to return"}
-        lines.append(f"P{obs.current_player} {step[obs.phase]}")
+        lines.append(f"seat {obs.current_player} {step[obs.phase]}")
     if obs.legal_actions:
         acts = [str(a) for a in obs.legal_actions[:_SHOWN_ACTIONS]]
         more = len(obs.legal_actions) - len(acts)
