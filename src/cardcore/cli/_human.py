@@ -29,6 +29,13 @@ from cardcore._host import PluginError
 from cardcore._options import OptionError, options_to_json
 from cardcore._table import SPECTATOR
 from cardcore.cli._human_io import Terminal, changed_lines, columns
+from cardcore.cli._human_text import (
+    final_hands,
+    known_cards,
+    move_text,
+    past_tense,
+    without_legal,
+)
 
 __all__ = ["HUMAN", "browse_replay", "play_human", "resume_human"]
 
@@ -43,9 +50,20 @@ Commands:
   hint          what a bot would play here (the game's heuristic bot, else random)
   undo          take back your previous decision (and the moves made since)
   save [FILE]   save the match (default: {path}); resume with 'cardcore play --resume FILE'
-  quit          stop (you are offered to save first)"""
+  quit          stop (you are offered to save first)
+Keys at a terminal:
+  Tab           complete an action or command (suits may be typed as c d h s)
+  Up, Down      earlier lines; Left, Right, Home, End edit the line
+  Ctrl-C        stop (you are offered to save first, or to carry on)
+  Ctrl-D        the same as quit"""
+
+_COMMANDS: Final = ("help", "show", "hint", "undo", "save", "quit")
+"""The commands Tab completes besides the legal actions."""
 
 _Turn = Literal["played", "again", "quit"]
+
+_LEAVE: Final = "[Y]es, [n]o, [c]arry on playing"
+"""The answers to the question asked before leaving an unsaved match."""
 
 
 def _one_line(text: str) -> str:
@@ -129,8 +147,20 @@ class _Session:
     # ---- the loop ------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the game ends or the people quit; return the exit code."""
+        """Play until the game ends or the people quit; return the exit code.
+
+        Ctrl-C, at the prompt or while a bot thinks, asks whether to save before leaving,
+        or to carry on: the match is never lost.
+        """
         self._header()
+        while True:
+            try:
+                return self._play()
+            except KeyboardInterrupt:
+                if self._interrupted():
+                    return 0
+
+    def _play(self) -> int:
         while True:
             state = self.states[-1]
             seat = self.game.current_player(state)
@@ -159,12 +189,14 @@ class _Session:
             self.term.say("Choose an action by number or type it; 'help' lists the commands.")
 
     def _label(self, seat: int) -> str:
-        if seat == self.viewer:
-            return f"seat {seat} (you)"
+        if seat == self.viewer or (seat in self.humans and self.viewer == SPECTATOR):
+            return f"seat {seat} (you)" if seat == self.viewer else f"seat {seat} (human)"
         return f"seat {seat} ({self.names[seat]})"
 
     def _render(self, seat: int) -> str:
-        return str(self.game.render(self.game.observe(self.states[-1], seat)))
+        """The seat's table, without the game's own list of legal actions (ours is numbered)."""
+        obs = self.game.observe(self.states[-1], seat)
+        return str(self.game.render(without_legal(obs)))
 
     def _show_full(self, seat: int, title: str) -> None:
         text = self._render(seat)
@@ -172,27 +204,40 @@ class _Session:
         self.term.say(title, style="bold")
         self.term.view(text)
 
+    def _move_line(self, seat: int, action: Any) -> str:
+        """``seat 1 (random) played 7♦``: a decision as far as the viewer may know it.
+
+        The viewer's own moves are told in full; another seat's move is told from its
+        action's text with every card the viewer's observation does not place shown as
+        ``?`` (the cards of a face-down discard stay hidden).
+        """
+        if seat == self.viewer:
+            return f"{self._label(seat)} {past_tense(str(action))}"
+        view = self.game.observe(self.states[-1], self.viewer).table
+        return f"{self._label(seat)} {move_text(str(action), known_cards(view))}"
+
     def _report(self, seat: int, action: Any) -> None:
         """Tell the viewer about a decision, as far as the viewer may know it."""
-        shown = f": {action}" if seat == self.viewer else " made a move"
+        line = self._move_line(seat, action)
         if self.verbose:
-            self._show_full(self.viewer, f"{self._label(seat)}{shown}")
+            self._show_full(self.viewer, line)
             return
         if self.game.current_player(self.states[-1]) == self.viewer:
             # The viewer decides next and is about to see the whole table anyway.
-            self.term.say(f"{self._label(seat)}{shown}")
+            self.term.say(line)
             return
         text = self._render(self.viewer)
         lines = changed_lines(self.seen.get(self.viewer, ""), text)
         self.seen[self.viewer] = text
-        self.term.say(f"{self._label(seat)}{shown}")
+        self.term.say(line)
         if lines:
             self.term.view("\n".join(lines))
 
     def _push(self, seat: int, action: Any) -> None:
-        self.states.append(self.game.apply(self.states[-1], action))
+        after = self.game.apply(self.states[-1], action)
+        self.states.append(after)
         self.movers.append(seat)
-        self.actions.append(str(action))
+        self.actions.append(str(action))  # last: a save holds the actions, and only them
         self._report(seat, action)
 
     # ---- bots ----------------------------------------------------------------------
@@ -237,14 +282,18 @@ class _Session:
                 self.term.ask(f"Seat {seat}, your turn: press Enter when only you see the screen.")
                 is None
             ):
-                return self._quit(ask=False)
+                return self._quit(ask=True)
         self.last_human = seat
         obs = self.game.observe(self.states[-1], seat)
         legal = tuple(obs.legal_actions)
+        choices = [str(a) for a in legal] + list(_COMMANDS)
         self._show_table(seat, legal)
         while True:
-            line = self.term.ask(f"seat {seat}> ")
+            line = self.term.ask(f"seat {seat}> ", choices)
             if line is None:
+                if self.term.interactive:  # Ctrl-D at a terminal: as 'quit'
+                    self.term.say("Ctrl-D: leaving the match.")
+                    return self._quit(ask=True)
                 self.term.say("end of input: leaving the match.")
                 return self._quit(ask=False)
             word, _, rest = line.partition(" ")
@@ -272,7 +321,7 @@ class _Session:
                     return "played"
 
     def _show_table(self, seat: int, legal: Sequence[Any]) -> None:
-        self._show_full(seat, f"Seat {seat}, your decision ({len(self.actions) + 1}):")
+        self._show_full(seat, f"Your turn, seat {seat} (decision {len(self.actions) + 1}):")
         items = [f"{i:>2}. {a}" for i, a in enumerate(legal, start=1)]
         self.term.view("\n".join(columns(items, self.term.width - 2)), indent="  ")
 
@@ -364,19 +413,60 @@ class _Session:
         )
         return True
 
+    def _unsaved(self) -> bool:
+        """Whether leaving now would lose decisions (none made, or all saved: no)."""
+        if self.saved_at is None:
+            return bool(self.actions)
+        return self.saved_at != len(self.actions)
+
+    def _leave_or_stay(self) -> bool:
+        """Ask whether to save before leaving; True to leave, False to carry on playing.
+
+        Ctrl-C again, or the end of the input at a terminal, saves and leaves: a hurried
+        key never loses the match.
+        """
+        choices = ("yes", "no", "carry on")
+        while True:
+            try:
+                answer = self.term.ask(
+                    f"Save to {self.save_path} before leaving? {_LEAVE} ", choices
+                )
+            except KeyboardInterrupt:
+                answer = None
+            if answer is None and not self.term.interactive:
+                return True  # the end of a script's input: leave as it asked
+            if answer is None:  # Ctrl-C again, or Ctrl-D: save and leave
+                self.term.say("")
+            word = (answer or "y").lower()  # Enter alone: save and leave, the safe choice
+            if word in ("y", "yes"):
+                if self._save(self.save_path):
+                    return True
+                continue
+            if word in ("n", "no"):
+                return True
+            if word in ("c", "carry on", "carry", "continue"):
+                return False
+            self.term.error("please answer y (save and leave), n (leave) or c (carry on).")
+
     def _quit(self, *, ask: bool) -> _Turn:
-        if ask and self.saved_at != len(self.actions):
-            while True:
-                answer = self.term.ask(f"Save the match to {self.save_path} first? [y/n] ")
-                if answer is None or answer.lower() in ("n", "no"):
-                    break
-                if answer.lower() in ("y", "yes"):
-                    if self._save(self.save_path):
-                        break
-                    continue
-                self.term.error("please answer y or n.")
+        if ask and self._unsaved() and not self._leave_or_stay():
+            return "again"
         self.term.say(f"match left unfinished after {len(self.actions)} decisions.")
         return "quit"
+
+    def _interrupted(self) -> bool:
+        """Ctrl-C: offer to save and leave, or carry on; True to leave."""
+        self.term.say("")
+        self.term.say(f"Interrupted after {len(self.actions)} decisions.", style="bold")
+        if self._unsaved() and not self._leave_or_stay():
+            # A bot may have been stopped in the middle of its thinking: fresh bots, and
+            # the whole table again.
+            self.bots = _build_bots(self.game, self.names, self.base.seed)
+            self.seen.clear()
+            self.last_human = None
+            return False
+        self.term.say(f"match left unfinished after {len(self.actions)} decisions.")
+        return True
 
     def _finish(self, outcome: Outcome) -> int:
         record = self._record(outcome)
@@ -396,6 +486,10 @@ class _Session:
             self.term.say(json.dumps(data, ensure_ascii=False))
             return 0
         self._show_full(self.viewer, "Final table:")
+        hands = final_hands(self.game, self.states[-1], self.n, self._label)
+        if hands:
+            self.term.say("Every hand at the end:", style="bold")
+            self.term.view("\n".join(hands))
         self.term.say(cli._describe_outcome(outcome, self.names, len(self.actions)), style="bold")
         if self.final_path:
             self.term.say(f"record saved to {self.final_path}")
@@ -537,6 +631,11 @@ def browse_replay(game: Game[Any, Any, Any], record: MatchRecord, seat: int) -> 
         style="bold",
     )
     term.say("Commands: next (Enter), prev, jump N, start, end, quit; 'help' says more.")
+    choices = ("next", "prev", "jump ", "start", "end", "quit", "help")
+
+    def label(s: int) -> str:
+        you = " (you)" if s == seat else ""
+        return f"seat {s}{you} ({names[s]})" if names is not None else f"seat {s}{you}"
 
     def show(pos: int) -> None:
         if pos == 0:
@@ -544,11 +643,20 @@ def browse_replay(game: Game[Any, Any, Any], record: MatchRecord, seat: int) -> 
         else:
             step = steps[pos - 1]
             name = f" ({names[step.seat]})" if names is not None else ""
-            shown = f": {step.action}" if seat in (SPECTATOR, step.seat) else " made a move"
-            term.say(f"[{pos}/{last}] seat {step.seat}{name}{shown}", style="bold")
-        term.view(str(game.render(game.observe(states[pos], seat))))
+            obs = game.observe(states[pos], seat)
+            if seat in (SPECTATOR, step.seat):
+                done = past_tense(str(step.action))
+            else:
+                done = move_text(str(step.action), known_cards(obs.table))
+            term.say(f"[{pos}/{last}] seat {step.seat}{name} {done}", style="bold")
+        term.view(str(game.render(without_legal(game.observe(states[pos], seat)))))
         if pos == last:
             outcome = record.outcome or game.outcome(states[pos])
+            if game.current_player(states[pos]) is None:
+                hands = final_hands(game, states[pos], record.num_players, label)
+                if hands:
+                    term.say("Every hand at the end:", style="bold")
+                    term.view("\n".join(hands))
             if outcome is not None:
                 term.say(
                     cli._describe_outcome(outcome, names or ["?"] * record.num_players, last),
@@ -560,7 +668,11 @@ def browse_replay(game: Game[Any, Any, Any], record: MatchRecord, seat: int) -> 
     pos = 0
     show(pos)
     while True:
-        line = term.ask(f"replay {pos}/{last}> ")
+        try:
+            line = term.ask(f"replay {pos}/{last}> ", choices)
+        except KeyboardInterrupt:  # nothing to lose here: just leave
+            term.say("")
+            return 0
         if line is None:
             return 0
         word, _, rest = line.lower().partition(" ")

@@ -4,9 +4,12 @@ Colour comes from rich, imported only when it is used: when standard output is a
 terminal, ``NO_COLOR`` is unset (or empty) and ``TERM`` is not ``dumb``. Otherwise every
 line is plain text, so that a pipe, a log file or a test sees exactly what was written.
 
-Input is read one line at a time. When standard input is not a terminal (a script, a
-pipe, a test), each line read is echoed after its prompt, so that a transcript reads
-like the session a person would have seen; the end of the input reads as ``None``.
+Input is read one line at a time. At a terminal the line is edited with prompt_toolkit
+(imported only then): arrow keys, history, and Tab to complete the texts of the legal
+actions and commands; without it, with the readline module. When standard input is not a
+terminal (a script, a pipe, a test), each line read is echoed after its prompt, so that a
+transcript reads like the session a person would have seen. The end of the input reads
+as ``None``; Ctrl-C raises :class:`KeyboardInterrupt` for the caller to handle.
 """
 
 from __future__ import annotations
@@ -18,11 +21,40 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TextIO, final
 
-__all__ = ["Terminal", "changed_lines", "columns", "wants_color"]
+__all__ = ["Terminal", "ascii_cards", "changed_lines", "columns", "matches", "wants_color"]
 
 _CARD_RED: Final = re.compile(r"(?<!\w)(?:10|[2-9AJQKT])[♥♦]")
 _CARD_BLACK: Final = re.compile(r"(?<!\w)(?:10|[2-9AJQKT])[♠♣]")
 _UNKNOWN: Final = re.compile(r"(?<![\w?])\?(?![\w?])")
+_SUIT_LETTER: Final = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s"})
+
+
+def ascii_cards(text: str) -> str:
+    """``steal 9♥+3♣`` -> ``steal 9h+3c``: the spelling a keyboard types."""
+    return text.translate(_SUIT_LETTER)
+
+
+def matches(typed: str, choices: Sequence[str]) -> list[str]:
+    """The choices that start with what was typed, in their order.
+
+    Case does not matter, and suits may be typed as letters (``steal 9h`` finds
+    ``steal 9♥+3♣``); a choice is listed once.
+
+    Args:
+        typed: the text before the cursor.
+        choices: the texts that may be completed (actions, commands).
+
+    Returns:
+        The matching choices.
+    """
+    low = typed.lower()
+    out: list[str] = []
+    for c in choices:
+        if c in out:
+            continue
+        if c.lower().startswith(low) or ascii_cards(c).lower().startswith(low):
+            out.append(c)
+    return out
 
 
 def _isatty(stream: object) -> bool:
@@ -117,6 +149,8 @@ class Terminal:
         self.interactive = _isatty(self.stdin)
         """A person types at a terminal (so the terminal echoes the input itself)."""
         self._console: Any = None
+        self._editor: _Editor | bool | None = None
+        """The line editor: ``None`` until first asked, ``False`` when there is none."""
         if self.color:
             from rich.console import Console
 
@@ -167,21 +201,33 @@ class Terminal:
         if self._console is not None and self.interactive:
             self._console.clear()
 
-    def ask(self, prompt: str) -> str | None:
+    def ask(self, prompt: str, choices: Sequence[str] = ()) -> str | None:
         """Show ``prompt`` and read one line.
 
         Args:
             prompt: the text before the cursor.
+            choices: what Tab completes at a terminal (legal actions, commands).
 
         Returns:
             The line without surrounding blanks, or ``None`` at the end of the input.
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C was pressed.
         """
+        if self.interactive and self.stdin is sys.stdin:
+            editor = self._line_editor()
+            if editor is not None:
+                try:
+                    return str(editor.read(prompt, choices)).strip()
+                except EOFError:
+                    return None
         if self._console is not None:
             self._console.print(prompt, style="bold cyan", end="")
         else:
             self.stdout.write(prompt)
         self.stdout.flush()
         if self.interactive and self.stdin is sys.stdin:
+            _readline_choices(choices)
             try:
                 line = input()
             except EOFError:
@@ -198,3 +244,77 @@ class Terminal:
             self.stdout.write(line + "\n")
             self.stdout.flush()
         return line
+
+    def _line_editor(self) -> _Editor | None:
+        """The prompt_toolkit editor, made on first use; ``None`` where it cannot run."""
+        if self._editor is None:
+            self._editor = False
+            if _isatty(self.stdout) and os.environ.get("TERM", "").lower() != "dumb":
+                try:
+                    self._editor = _Editor(color=self.color)
+                except Exception:  # noqa: BLE001 - no prompt_toolkit here: readline instead
+                    self._editor = False
+        return self._editor if isinstance(self._editor, _Editor) else None
+
+
+_READLINE: list[Sequence[str]] = []
+"""The choices the readline completer offers (set before each prompt)."""
+
+
+def _readline_choices(choices: Sequence[str]) -> None:
+    """Let readline (when there is one) edit the line and complete ``choices`` on Tab."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Windows without pyreadline
+        return
+    if not _READLINE:
+        _READLINE.append(())
+
+        def complete(text: str, state: int) -> str | None:
+            found = matches(readline.get_line_buffer()[: readline.get_endidx()], _READLINE[0])
+            return found[state] if state < len(found) else None
+
+        readline.set_completer_delims("")
+        readline.set_completer(complete)
+        readline.parse_and_bind("tab: complete")
+    _READLINE[0] = tuple(choices)
+
+
+@final
+class _Editor:
+    """A prompt_toolkit line editor: history, arrow keys, Tab completion of the choices.
+
+    Args:
+        color: whether the prompt and the menu may be in colour.
+    """
+
+    def __init__(self, *, color: bool) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import Completer, Completion
+        from prompt_toolkit.history import InMemoryHistory
+        from prompt_toolkit.output import ColorDepth
+        from prompt_toolkit.shortcuts import CompleteStyle
+        from prompt_toolkit.styles import Style
+
+        self.choices: Sequence[str] = ()
+        editor = self
+
+        class _Choices(Completer):
+            def get_completions(self, document: Any, complete_event: Any) -> Any:
+                typed = document.text_before_cursor
+                for text in matches(typed, editor.choices):
+                    yield Completion(text, start_position=-len(typed))
+
+        self._session: Any = PromptSession(
+            history=InMemoryHistory(),
+            completer=_Choices(),
+            complete_while_typing=False,
+            complete_style=CompleteStyle.MULTI_COLUMN,
+            style=Style.from_dict({"prompt": "bold ansicyan" if color else ""}),
+            color_depth=None if color else ColorDepth.MONOCHROME,
+        )
+
+    def read(self, prompt: str, choices: Sequence[str]) -> str:
+        """Read one line after ``prompt`` (EOFError at Ctrl-D, KeyboardInterrupt at Ctrl-C)."""
+        self.choices = tuple(choices)
+        return str(self._session.prompt([("class:prompt", prompt)]))
