@@ -25,14 +25,19 @@ from cardcore import (
     PluginHost,
     hookimpl,
     load_game,
+    parse_card,
+    replay,
     verify,
 )
 from cardcore.cli import main
-from cardcore.cli._human_io import Terminal, changed_lines, columns, wants_color
+from cardcore.cli._human_io import Terminal, changed_lines, columns, matches, wants_color
+from cardcore.cli._human_text import known_cards, move_text, past_tense, without_legal
 
 GAMES = ("highcard", "nyuri", "noddy", "box", "nestors")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "play.md"
-PROMPT = re.compile(r"^(?:seat \d+> |replay \d+/\d+> |Save the match to .* first\? \[y/n\] )(.*)$")
+PROMPT = re.compile(
+    r"^(?:seat \d+> |replay \d+/\d+> |Save to .* before leaving\? \[Y\]es, \[n\]o, \[c\]arry on playing )(.*)$"
+)
 
 
 def installed(name: str) -> Any:
@@ -105,7 +110,7 @@ def test_scripted_match_with_wrong_input_undo_save_and_resume(
     assert saved.bots[seat] == "human"
     assert [b for i, b in enumerate(saved.bots) if i != seat] == ["random"] * (n - 1)
     assert saved.actions, "the person's decision is in the saved record"
-    assert "Save the match" not in out, "a match just saved is left without asking"
+    assert "before leaving?" not in out, "a match just saved is left without asking"
 
     code, out, err = run(
         monkeypatch,
@@ -146,26 +151,110 @@ def test_person_sees_only_their_own_observations(
     assert set(seen) == {0}
 
 
-def test_bot_actions_are_not_shown_by_name(
+@pytest.mark.parametrize("name", GAMES)
+def test_every_move_is_told_as_far_as_the_person_may_know_it(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Each decision is one line saying what was done; hidden cards show as ``?``.
+
+    The person's own moves are told in full; a bot's move names only the cards the
+    person's observation places after it (so nothing hidden is told), and no line says
+    just "made a move".
+    """
+    game = installed(name)
+    n = game.min_players
+    bots = ",".join(["random"] * (n - 1))
+    record = tmp_path / "r.json"
+    argv = ["play", name, "--human", "0", "--bots", bots, "--seed", "2", "--record", str(record)]
+    code, out, err = run(monkeypatch, capsys, argv, firsts(game, n))
+    assert code == 0, err
+    assert "made a move" not in out
+    rec = MatchRecord.load(record)
+    lines = iter(out.splitlines())
+    told = 0
+    for step in replay(rec, game):
+        if step.seat == 0:
+            expected = f"seat 0 (you) {past_tense(str(step.action))}"
+        else:
+            known = known_cards(game.observe(step.after, 0).table)
+            expected = f"seat {step.seat} (random) {move_text(str(step.action), known)}"
+            for card in re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", expected):
+                assert known >> parse_card(card).id & 1, f"{card} told but hidden from seat 0"
+        assert expected in lines, f"the move {step.action} of seat {step.seat} is not told"
+        told += 1
+    assert told == len(rec.actions)
+
+
+def test_hidden_cards_of_a_move_show_as_question_marks() -> None:
+    """A card the viewer cannot place is never named: ``leave 7♦`` face down is ``left ?``."""
+    seven = parse_card("7♦")
+    assert move_text("leave 7♦", 0) == "left ?"
+    assert move_text("leave 7♦", seven.bit) == "left 7♦"
+    assert move_text("steal 9♠+7♦", seven.bit) == "offered to steal with ?+7♦"
+    assert move_text("lay 10♥ guard 7♦", seven.bit) == "laid ? guard 7♦"
+    assert move_text("bid 120", 0) == "bid 120"
+    assert move_text("turn up", 0) == "turned up"
+    # The text is made from the viewer's knowledge: a wrong mask would tell the card.
+    assert "7♦" not in move_text("play 7♦", parse_card("7♠").bit)
+
+
+@pytest.mark.parametrize(
+    ("text", "done"),
+    [
+        ("play 7♦", "played 7♦"),
+        ("pass", "passed"),
+        ("decline", "declined"),
+        ("swap", "swapped"),
+        ("take back", "took back"),
+        ("show knave", "showed knave"),
+        ("trump Q", "named trump Q"),
+        ("draw", "drew"),
+        ("carry", "carried"),
+        ("Odd text", "Odd text"),
+    ],
+)
+def test_past_tense(text: str, done: str) -> None:
+    """Actions read as what was done."""
+    assert past_tense(text) == done
+
+
+def test_the_games_own_list_of_legal_actions_is_left_out(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The legal actions are listed once, numbered, not also in the game's rendering."""
+    argv = ["play", "noddy", "--human", "0", "--bots", "random", "--seed", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["quit"])
+    assert code == 0
+    assert "legal:" not in out
+    assert "   1. pass" in out
+    game = load_game("noddy")
+    obs = game.observe(game.initial_state(2, 1), 0)
+    assert "legal:" in game.render(obs), "the game's own rendering lists them (checked here)"
+    assert without_legal(obs).legal_actions == ()
+    assert without_legal(obs).seat == obs.seat
+
+
+def test_every_hand_is_shown_at_game_over(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """Only the person's own actions are printed as text; the bot's show as 'made a move'."""
+    """At the end each seat's own cards are shown, face-down ones included (box's boxes)."""
+    game = installed("box")
     record = tmp_path / "r.json"
-    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "2"]
-    code, out, _ = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1"] * 5)
-    assert code == 0
-    rec = MatchRecord.load(record)
-    state = load_game("highcard").initial_state(2, 2)
-    game = load_game("highcard")
-    for text in rec.actions:
-        seat = game.current_player(state)
-        if seat == 0:
-            assert f"seat 0 (you): {text}" in out
-        else:
-            # High card's render shows hands and tricks, never an action's text.
-            assert text not in out
-        state = game.apply(state, game.parse_action(text))
-    assert "seat 1 (random) made a move" in out
+    argv = ["play", "box", "--human", "0", "--bots", "random,random,random", "--seed", "2"]
+    code, out, err = run(monkeypatch, capsys, [*argv, "--record", str(record)], firsts(game, 4))
+    assert code == 0, err
+    assert "Every hand at the end:" in out
+    final = list(replay(MatchRecord.load(record), game))[-1].after
+    table = final.table
+    end = out.split("Every hand at the end:\n", 1)[1]
+    for seat in range(4):
+        hand = " ".join(str(c) for c in table.cards(table.layout.zone(f"hand{seat}"))) or "-"
+        box = " ".join(str(c) for c in table.cards(table.layout.zone(f"box{seat}"))) or "-"
+        name = "you" if seat == 0 else "random"
+        assert f"    seat {seat} ({name}): hand {hand}; box {box}\n" in end
+    assert any(table.cards(table.layout.zone(f"box{s}")) for s in range(4)), (
+        "this seed ends with a card left in a box, hidden from everybody until now"
+    )
 
 
 # ---- choosing actions ------------------------------------------------------------------
@@ -203,7 +292,7 @@ def test_help_and_show_repeat_the_table(
     assert code == 0
     for command in ("hint", "undo", "save [FILE]", "quit"):
         assert command in out
-    views = re.findall(r"Seat 0, your decision \(1\):\n((?:    .*\n|   ?\d.*\n)+)", out)
+    views = re.findall(r"Your turn, seat 0 \(decision 1\):\n((?:    .*\n|   ?\d.*\n)+)", out)
     assert len(views) == 2
     assert views[0] == views[1]
 
@@ -229,7 +318,7 @@ def test_quit_offers_to_save(
     argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "6"]
     code, out, _ = run(monkeypatch, capsys, argv, ["1", "quit", "perhaps", "y"])
     assert code == 0
-    assert "please answer y or n" in out
+    assert "please answer y (save and leave), n (leave) or c (carry on)" in out
     saved = MatchRecord.load(tmp_path / "highcard-seed6.cardcore.json")
     assert saved.outcome is None
     assert saved.bots == ("human", "random")
@@ -239,7 +328,7 @@ def test_quit_offers_to_save(
     monkeypatch.chdir(other)
     code, out, _ = run(monkeypatch, capsys, argv, ["1", "quit", "n"])
     assert code == 0
-    assert "Save the match" in out
+    assert "Save to highcard-seed6.cardcore.json before leaving?" in out
     assert list(other.iterdir()) == []
 
 
@@ -324,7 +413,7 @@ def test_undo_is_exact(
     assert out.count("taken back") == 2
     assert MatchRecord.load(straight) == MatchRecord.load(undone)
     for decision in (1, 3):
-        views = re.findall(rf"Seat 0, your decision \({decision}\):\n((?:    .*\n)+)", out)
+        views = re.findall(rf"Your turn, seat 0 \(decision {decision}\):\n((?:    .*\n)+)", out)
         assert len(views) >= 2
         assert views[0] == views[1], "undo shows that decision's table again"
 
@@ -356,10 +445,11 @@ def test_hot_seat_keeps_each_persons_moves_private(
     assert "cannot undo: seat 1 (human) decided since" in complaint_after(out, "seat 0> ", "undo")
     rec = MatchRecord.load(record)
     assert rec.bots == ("human", "human")
-    assert "Seat 1, your decision" in out
-    for text in rec.actions:
-        assert f": {text}" not in out
-    assert out.count("(human) made a move") == len(rec.actions)
+    assert "Your turn, seat 1" in out
+    # Moves are told from the onlookers' view: high card's played cards are face up.
+    game = load_game("highcard")
+    for step in replay(rec, game):
+        assert f"seat {step.seat} (human) {past_tense(str(step.action))}" in out
 
 
 def test_bots_fill_the_other_seats_in_order_with_their_options(
@@ -380,7 +470,7 @@ def test_verbose_draws_the_table_after_every_decision(
     argv = ["play", "highcard", "--human", "0", "--bots", "random", "-v", "--dealer", "1"]
     code, out, _ = run(monkeypatch, capsys, argv, ["1"] * 3)
     assert code == 0
-    blocks = re.findall(r"(?:seat 1 \(random\) made a move|seat 0 \(you\): .*)\n    High card", out)
+    blocks = re.findall(r"(?:seat 1 \(random\)|seat 0 \(you\)) played .*\n    High card", out)
     assert len(blocks) == 6
 
 
@@ -587,15 +677,136 @@ def test_hot_seat_at_a_terminal_hands_over_the_keyboard(
     assert code == 0
     assert "Game over after 6 decisions" in out
     handovers = re.findall(r"Seat (\d), your turn: press Enter", out)
-    decisions = re.findall(r"Seat (\d), your decision", out)
+    decisions = re.findall(r"Your turn, seat (\d) \(decision", out)
     assert handovers[0] == "0"
     assert len(handovers) >= 2
     assert len(decisions) == 6
     # A hand is only shown right after its owner's handover, never after another's.
-    shown = re.findall(r"Seat (\d), your (?:turn|decision)", out)
+    shown = re.findall(r"(Seat (\d), your turn: press|Your turn, seat (\d) \(decision)", out)
     owner = None
-    for who, kind in zip(shown, re.findall(r"Seat \d, your (turn|decision)", out), strict=True):
-        if kind == "turn":
-            owner = who
+    for _, handover, decision in shown:
+        if handover:
+            owner = handover
         else:
-            assert who == owner
+            assert decision == owner
+
+
+# ---- Ctrl-C, Ctrl-D and completion ---------------------------------------------------------
+
+
+def _ctrl_c_on(monkeypatch: pytest.MonkeyPatch, key: str = "^C") -> None:
+    """Make a scripted line ``^C`` act as Ctrl-C pressed at that prompt."""
+    original = Terminal.ask
+
+    def ask(self: Terminal, prompt: str, choices: Sequence[str] = ()) -> str | None:
+        line = original(self, prompt, choices)
+        if line == key:
+            raise KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr(Terminal, "ask", ask)
+
+
+def test_ctrl_c_offers_to_save_or_carry_on_and_never_loses_the_match(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ctrl-C asks as 'quit' does; 'c' plays on; Ctrl-C again at the question saves."""
+    monkeypatch.chdir(tmp_path)
+    _ctrl_c_on(monkeypatch)
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "8", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["1", "^C", "c", "1", "^C", "^C"])
+    assert code == 0
+    assert out.count("Interrupted after 2 decisions.") == 1
+    assert out.count("Interrupted after 4 decisions.") == 1
+    question = "Save to highcard-seed8.cardcore.json before leaving? [Y]es, [n]o, [c]arry on"
+    assert out.count(question) == 2
+    # After 'c' the table is drawn again and the match goes on.
+    assert out.split("[c]arry on playing c\n", 1)[1].startswith("Your turn, seat 0 (decision 3):")
+    saved = MatchRecord.load(tmp_path / "highcard-seed8.cardcore.json")
+    assert len(saved.actions) == 4
+    assert saved.outcome is None
+    assert "match left unfinished after 4 decisions" in out
+
+
+def test_ctrl_c_with_nothing_to_lose_just_leaves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Before any decision, or right after a save, Ctrl-C leaves without a question."""
+    monkeypatch.chdir(tmp_path)
+    _ctrl_c_on(monkeypatch)
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["^C"])
+    assert code == 0
+    assert "before leaving?" not in out
+    assert "match left unfinished after 0 decisions" in out
+    assert list(tmp_path.iterdir()) == []
+    code, out, _ = run(monkeypatch, capsys, argv, ["1", "save", "^C"])
+    assert code == 0
+    assert "before leaving?" not in out
+    assert MatchRecord.load(tmp_path / "highcard-seed0.cardcore.json").actions
+
+
+class _Interrupted:
+    """A bot that is interrupted (Ctrl-C) in its first decision of the process."""
+
+    pressed: bool = False
+
+    def __init__(self, game: object = None, *, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, observation: Any) -> Any:
+        if not _Interrupted.pressed:
+            _Interrupted.pressed = True
+            raise KeyboardInterrupt
+        return observation.legal_actions[0]
+
+
+class _InterruptedPlugin:
+    @hookimpl
+    def cardcore_register_bots(self) -> Iterator[BotSpec]:
+        yield BotSpec(name="slow", factory=_Interrupted)
+
+
+def test_ctrl_c_while_a_bot_thinks_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ctrl-C during a bot's turn asks the same; carrying on finishes a sound match."""
+    import cardcore.cli
+    import cardcore_highcard.hooks
+
+    host = PluginHost(load_entrypoints=False)
+    host.register(cardcore_highcard.hooks, name="highcard")
+    host.register(_InterruptedPlugin(), name="slow")
+    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    monkeypatch.setattr(_Interrupted, "pressed", False)
+    record = tmp_path / "r.json"
+    argv = ["play", "highcard", "--human", "0", "--bots", "slow", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1", "c", "1", "1"])
+    assert code == 0
+    assert "Interrupted after 1 decisions." in out
+    assert "Game over after 6 decisions" in out
+    verify(MatchRecord.load(record))
+
+
+def test_ctrl_d_at_a_terminal_is_quit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """At a terminal the end of input (Ctrl-D) quits, and at the question saves."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", _Tty("1\n"))
+    code = main(["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Ctrl-D: leaving the match." in out
+    assert "before leaving?" in out
+    assert len(MatchRecord.load(tmp_path / "highcard-seed0.cardcore.json").actions) == 2
+
+
+def test_completion_matches_actions_by_prefix_and_suit_letters() -> None:
+    """Tab offers the choices that start with the typed text; suits may be letters."""
+    choices = ["decline", "steal 9♥+3♣", "steal 9♥+4♥", "steal 10♦+3♣", "show", "steal 9♥+3♣"]
+    assert matches("st", choices) == ["steal 9♥+3♣", "steal 9♥+4♥", "steal 10♦+3♣"]
+    assert matches("steal 9h+3", choices) == ["steal 9♥+3♣"]
+    assert matches("STEAL 10D", choices) == ["steal 10♦+3♣"]
+    assert matches("", choices)[0] == "decline"
+    assert matches("x", choices) == []

@@ -222,8 +222,8 @@ class _Session:
         if self.verbose:
             self._show_full(self.viewer, line)
             return
-        if self.game.current_player(self.states[-1]) == self.viewer:
-            # The viewer decides next and is about to see the whole table anyway.
+        if self.game.current_player(self.states[-1]) in (self.viewer, None):
+            # The viewer decides next, or the game is over: the whole table follows.
             self.term.say(line)
             return
         text = self._render(self.viewer)
@@ -431,12 +431,13 @@ class _Session:
                 answer = self.term.ask(
                     f"Save to {self.save_path} before leaving? {_LEAVE} ", choices
                 )
-            except KeyboardInterrupt:
-                answer = None
-            if answer is None and not self.term.interactive:
-                return True  # the end of a script's input: leave as it asked
-            if answer is None:  # Ctrl-C again, or Ctrl-D: save and leave
+            except KeyboardInterrupt:  # Ctrl-C again: save and leave
                 self.term.say("")
+                answer = "y"
+            if answer is None:
+                if not self.term.interactive:
+                    return True  # the end of a script's input: leave as it asked
+                answer = "y"  # Ctrl-D at a terminal: save and leave
             word = (answer or "y").lower()  # Enter alone: save and leave, the safe choice
             if word in ("y", "yes"):
                 if self._save(self.save_path):
@@ -634,8 +635,9 @@ def browse_replay(game: Game[Any, Any, Any], record: MatchRecord, seat: int) -> 
     choices = ("next", "prev", "jump ", "start", "end", "quit", "help")
 
     def label(s: int) -> str:
-        you = " (you)" if s == seat else ""
-        return f"seat {s}{you} ({names[s]})" if names is not None else f"seat {s}{you}"
+        if s == seat:
+            return f"seat {s} (you)"
+        return f"seat {s} ({names[s]})" if names is not None else f"seat {s}"
 
     def show(pos: int) -> None:
         if pos == 0:

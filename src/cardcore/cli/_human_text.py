@@ -160,10 +160,12 @@ def final_hands(game: Any, state: Any, num_players: int, label: Callable[[int], 
         label: how to name a seat (``seat 1 (random)``).
 
     Returns:
-        One line per seat, e.g. ``seat 1 (random): hand 7♦ 8♣``.
+        One line per seat, e.g. ``seat 1 (random): hand 7♦ 8♣``; no lines at all when
+        every such zone is empty (a trick game played out).
     """
     table = getattr(state, "table", None)
     lines: list[str] = []
+    held = False
     for seat in range(num_players):
         parts: list[str] = []
         view: TableView | None = None
@@ -187,4 +189,5 @@ def final_hands(game: Any, state: Any, num_players: int, label: Callable[[int], 
             parts.append(f"{_zone_word(zone.name, seat)} {text}")
         if parts:
             lines.append(f"{label(seat)}: " + "; ".join(parts))
-    return lines
+        held = held or any(not p.endswith(" -") for p in parts)
+    return lines if held else []
