@@ -35,9 +35,7 @@ from cardcore.cli._human_text import known_cards, move_text, past_tense, without
 
 GAMES = ("highcard", "nyuri", "noddy", "box", "nestors")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "play.md"
-PROMPT = re.compile(
-    r"^(?:seat \d+> |replay \d+/\d+> |Save to .* before leaving\? \[Y\]es, \[n\]o, \[c\]arry on playing )(.*)$"
-)
+PROMPT = re.compile(r"^(?:seat \d+> |replay \d+/\d+> |Save before leaving\? \[Y/n/c\] )(.*)$")
 
 
 def installed(name: str) -> Any:
@@ -328,7 +326,8 @@ def test_quit_offers_to_save(
     monkeypatch.chdir(other)
     code, out, _ = run(monkeypatch, capsys, argv, ["1", "quit", "n"])
     assert code == 0
-    assert "Save to highcard-seed6.cardcore.json before leaving?" in out
+    assert "y saves it to highcard-seed6.cardcore.json first" in out
+    assert "Save before leaving? [Y/n/c] n\n" in out
     assert list(other.iterdir()) == []
 
 
@@ -595,10 +594,12 @@ def test_plain_text_through_a_pipe() -> None:
     assert "\x1b[" not in proc.stdout
 
 
-def test_importing_cardcore_does_not_import_rich() -> None:
-    """The library and the CLI modules load without rich; colour imports it when used."""
+@pytest.mark.parametrize("module", ["rich", "prompt_toolkit", "readline"])
+def test_importing_cardcore_does_not_import_the_terminal_libraries(module: str) -> None:
+    """The library and the CLI modules load without rich or a line editor; play imports them."""
     code = (
-        "import sys, cardcore, cardcore.cli, cardcore.cli._human; sys.exit('rich' in sys.modules)"
+        "import sys, cardcore, cardcore.cli, cardcore.cli._human, cardcore.cli._human_text; "
+        f"sys.exit({module!r} in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
@@ -718,10 +719,10 @@ def test_ctrl_c_offers_to_save_or_carry_on_and_never_loses_the_match(
     assert code == 0
     assert out.count("Interrupted after 2 decisions.") == 1
     assert out.count("Interrupted after 4 decisions.") == 1
-    question = "Save to highcard-seed8.cardcore.json before leaving? [Y]es, [n]o, [c]arry on"
-    assert out.count(question) == 2
+    assert out.count("y saves it to highcard-seed8.cardcore.json first") == 2
+    assert out.count("Save before leaving? [Y/n/c] ") == 2
     # After 'c' the table is drawn again and the match goes on.
-    assert out.split("[c]arry on playing c\n", 1)[1].startswith("Your turn, seat 0 (decision 3):")
+    assert out.split("[Y/n/c] c\n", 1)[1].startswith("Your turn, seat 0 (decision 3):")
     saved = MatchRecord.load(tmp_path / "highcard-seed8.cardcore.json")
     assert len(saved.actions) == 4
     assert saved.outcome is None

@@ -62,8 +62,8 @@ _COMMANDS: Final = ("help", "show", "hint", "undo", "save", "quit")
 
 _Turn = Literal["played", "again", "quit"]
 
-_LEAVE: Final = "[Y]es, [n]o, [c]arry on playing"
-"""The answers to the question asked before leaving an unsaved match."""
+_LEAVE: Final = "Save before leaving? [Y/n/c] "
+"""The question asked before leaving an unsaved match (Enter alone is yes)."""
 
 
 def _one_line(text: str) -> str:
@@ -426,11 +426,13 @@ class _Session:
         key never loses the match.
         """
         choices = ("yes", "no", "carry on")
+        self.term.say(
+            f"Leaving the match: y saves it to {self.save_path} first, n leaves without"
+            " saving, c carries on playing."
+        )
         while True:
             try:
-                answer = self.term.ask(
-                    f"Save to {self.save_path} before leaving? {_LEAVE} ", choices
-                )
+                answer = self.term.ask(_LEAVE, choices)
             except KeyboardInterrupt:  # Ctrl-C again: save and leave
                 self.term.say("")
                 answer = "y"
