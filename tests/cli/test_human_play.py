@@ -722,7 +722,7 @@ def test_ctrl_c_offers_to_save_or_carry_on_and_never_loses_the_match(
     assert out.count("y saves it to highcard-seed8.cardcore.json first") == 2
     assert out.count("Save before leaving? [Y/n/c] ") == 2
     # After 'c' the table is drawn again and the match goes on.
-    assert out.split("[Y/n/c] c\n", 1)[1].startswith("Your turn, seat 0 (decision 3):")
+    assert out.split("[Y/n/c] c\n", 1)[1].startswith("\nYour turn, seat 0 (decision 3):")
     saved = MatchRecord.load(tmp_path / "highcard-seed8.cardcore.json")
     assert len(saved.actions) == 4
     assert saved.outcome is None

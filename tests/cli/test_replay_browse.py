@@ -187,3 +187,44 @@ def test_every_game_can_be_browsed_as_each_seat(
         assert positions(out) == [0, 1, 2, last]
         assert f"Game over after {last} decisions" in out
         assert set(seen) == {seat}
+
+
+def test_ctrl_c_leaves_the_browser_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ctrl-C in the replay browser just leaves: there is nothing to lose."""
+    from cardcore.cli._human_io import Terminal
+
+    original = Terminal.ask
+
+    def ask(self: Terminal, prompt: str, choices: Sequence[str] = ()) -> str | None:
+        line = original(self, prompt, choices)
+        if line == "^C":
+            raise KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr(Terminal, "ask", ask)
+    path, _ = recorded(tmp_path)
+    code, out, err = browse(monkeypatch, capsys, [str(path)], ["next", "^C", "next"])
+    assert code == 0
+    assert err == ""
+    assert positions(out) == [0, 1], "nothing is read after Ctrl-C"
+
+
+def test_every_hand_is_shown_at_the_end_of_a_replay(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """At the last decision of a finished match each seat's own cards are shown."""
+    for seed in range(20):
+        path, record = recorded(tmp_path, "box", seed)
+        final = list(replay(record, load_game("box")))[-1].after
+        if any(final.table.size(final.table.layout.zone(f"box{s}")) for s in range(4)):
+            break
+    else:
+        raise AssertionError("no seed ends with a card in a box")
+    code, out, _ = browse(monkeypatch, capsys, [str(path), "--as", "2"], ["end"])
+    assert code == 0
+    end = out.split("Every hand at the end:\n", 1)[1]
+    for seat in range(4):
+        name = "you" if seat == 2 else "random"
+        assert re.search(rf"^    seat {seat} \({name}\): hand .*; box ", end, re.M)

@@ -321,6 +321,7 @@ class _Session:
                     return "played"
 
     def _show_table(self, seat: int, legal: Sequence[Any]) -> None:
+        self.term.say()  # a blank line sets each decision apart from the moves before it
         self._show_full(seat, f"Your turn, seat {seat} (decision {len(self.actions) + 1}):")
         items = [f"{i:>2}. {a}" for i, a in enumerate(legal, start=1)]
         self.term.view("\n".join(columns(items, self.term.width - 2)), indent="  ")
