@@ -189,8 +189,8 @@ class _Session:
             self.term.say("Choose an action by number or type it; 'help' lists the commands.")
 
     def _label(self, seat: int) -> str:
-        if seat == self.viewer or (seat in self.humans and self.viewer == SPECTATOR):
-            return f"seat {seat} (you)" if seat == self.viewer else f"seat {seat} (human)"
+        if seat == self.viewer:
+            return f"seat {seat} (you)"
         return f"seat {seat} ({self.names[seat]})"
 
     def _render(self, seat: int) -> str:
@@ -234,8 +234,7 @@ class _Session:
             self.term.view("\n".join(lines))
 
     def _push(self, seat: int, action: Any) -> None:
-        after = self.game.apply(self.states[-1], action)
-        self.states.append(after)
+        self.states.append(self.game.apply(self.states[-1], action))
         self.movers.append(seat)
         self.actions.append(str(action))  # last: a save holds the actions, and only them
         self._report(seat, action)
