@@ -221,6 +221,8 @@ class Terminal:
                     return str(editor.read(prompt, choices)).strip()
                 except EOFError:
                     return None
+                except Exception:  # noqa: BLE001 - a terminal the editor cannot drive
+                    self._editor = False  # read plainly from now on
         if self._console is not None:
             self._console.print(prompt, style="bold cyan", end="")
         else:
