@@ -32,8 +32,8 @@ def _reasons(db: Path) -> list[tuple[int | None, str, int]]:
     [
         ("CrashBot", "raised RuntimeError: crash bot crashed"),
         ("IllegalBot", "illegal action"),
-        ("StartCrashBot", "raised RuntimeError: start_match failed: KeyError: 'no opening book'"),
-        ("ExitCallBot", "raised RuntimeError: called exit(5)"),
+        ("StartCrashBot", "raised KeyError in start_match: no opening book"),
+        ("ExitCallBot", "raised SystemExit: called exit(5)"),
     ],
 )
 def test_crashing_and_cheating_bots_forfeit(
