@@ -191,11 +191,16 @@ class IsolatedBot:
             return Refused(f"could not start: {reply}")
         assert isinstance(reply, dict)
         if reply.get("ok") is not True:
-            return Refused(f"could not start: {_text(reply.get('error'))}")
+            kind, text = _text(reply.get("error")), _text(reply.get("message"))
+            return Refused(f"could not start: {kind}: {text}")
         self.process.owner = self
         return None
 
     # ---- the engine's side (never raises) ----------------------------------------------
+
+    def build(self, timeout: float | None) -> str | None:
+        """Start the process and build the bot there; why it failed, or ``None``."""
+        return self._ready(timeout)
 
     def start(self, seat: int, num_players: int, timeout: float | None) -> str | None:
         """Build the bot in its process and call its ``start_match``; a failure's reason."""
@@ -210,7 +215,8 @@ class IsolatedBot:
             return Refused(f"in start_match: {reply}")
         assert isinstance(reply, dict)
         if reply.get("ok") is not True:
-            return Refused(f"raised {_text(reply.get('error'))} in start_match")
+            kind, text = _text(reply.get("error")), _text(reply.get("message"))
+            return Refused(f"raised {kind} in start_match: {text}")
         return None
 
     def decide(self, observation: Any, legal: Sequence[Any], limit: float | None) -> Any:
@@ -232,11 +238,20 @@ class IsolatedBot:
         if limit is not None and took > limit:
             return Refused(f"took {took:.2f} s (limit {limit:g} s)")
         if "error" in reply:
-            return Refused(f"raised {_text(reply['error'])}")
+            return Refused(f"raised {_text(reply['error'])}: {_text(reply.get('message'))}")
         index = reply.get("index")
         if type(index) is int and 0 <= index < len(legal):
             return legal[index]
         text = reply.get("text")
+        made = reply.get("type")
+        if type(text) is str and type(made) is str:  # an object, sent as its text
+            try:
+                return self._game.parse_action(text)
+            except Exception:  # noqa: BLE001 - not the text of an action of this game
+                return Refused(
+                    f"returned an illegal action: a {made[:100]}, which is not an action "
+                    f"of {self._game.name} (its text is {text[:100]!r})"
+                )
         if type(text) is str:
             return text
         return Refused("sent an answer with neither a legal index nor an action text")
@@ -347,7 +362,11 @@ def child_main(conn: Any, parent: int) -> None:
                         reply = {"index": i}
                         break
                 else:
-                    reply = {"text": action if isinstance(action, str) else str(action)}
+                    if isinstance(action, str):
+                        reply = {"text": action}
+                    else:
+                        kind = type(action)
+                        reply = {"text": str(action), "type": f"{kind.__module__}.{kind.__name__}"}
             elif op == "end":
                 from cardcore._game import Outcome
 
@@ -356,10 +375,11 @@ def child_main(conn: Any, parent: int) -> None:
                     hook(Outcome.from_json(message["outcome"]))
             else:
                 reply = {"error": f"unknown request {op!r}"}
-        except SystemExit as e:
-            reply = {"error": f"SystemExit (called exit({e.code!r}))"}
-        except Exception as e:  # noqa: BLE001 - reported to the parent as the bot's failure
-            reply = {"error": f"{type(e).__name__}: {e}"}
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - reported as the bot's failure
+            from cardcore._engine import _exc
+
+            kind, text = _exc(e)
+            reply = {"error": kind, "message": text}
         try:
             conn.send_bytes(json.dumps(reply, ensure_ascii=False).encode("utf-8"))
         except (OSError, ValueError):
