@@ -157,7 +157,7 @@ def test_verify_rejects_edited_outcomes() -> None:
         if r.actions
     )
     verify(mid)
+    data = mid.to_json()
+    data["outcome"] = {**data["outcome"], "forfeit": 0}
     with pytest.raises(RecordError, match="seat 1 was to move"):
-        data = mid.to_json()
-        data["outcome"] = {**data["outcome"], "forfeit": 0}
         verify(MatchRecord.from_json(data))

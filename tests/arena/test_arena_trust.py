@@ -60,7 +60,7 @@ def test_garbage_in_the_database_is_one_clear_error(
     assert str(db) in err
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
-    with pytest.raises(ArenaError, match="damaged|not a usable"):
+    with pytest.raises(ArenaError, match=r"damaged|not a usable"):
         run_arena("highcard", ["random", "random"], games=40, seed=1, workers=0, db=db)
 
 
