@@ -23,7 +23,7 @@ tb: Any = importlib.import_module("tests.engine_testbots")
 def path(monkeypatch: pytest.MonkeyPatch) -> str:
     """Make the test bots importable here and in child processes; their module."""
     monkeypatch.syspath_prepend(str(ROOT))
-    return tb.MODULE
+    return str(tb.MODULE)
 
 
 def game() -> Any:
