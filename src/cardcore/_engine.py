@@ -716,7 +716,6 @@ class _Match:
         apply = game.apply
         watch = self.watch
         limit = self.time_limit
-        wait = 0.0 if limit is None else limit
         isolated = [type(b) is IsolatedBot for b in bots]
         actions = self.actions
         on_step = self.on_step
@@ -737,8 +736,14 @@ class _Match:
                 action = bot.decide(obs, legal, limit)
                 if type(action) is _Refusal:
                     return self.forfeit(seat, action)
+            elif limit is None:
+                try:
+                    action = bot.act(obs)
+                except (Exception, SystemExit) as e:  # noqa: BLE001 - a crashing bot forfeits
+                    kind, text = _exc(e)
+                    return self.forfeit(seat, f"raised {kind}: {text}")
             else:
-                watch.enter(seat, wait)
+                watch.enter(seat, limit)
                 t0 = clock()
                 try:
                     action = bot.act(obs)
@@ -752,13 +757,17 @@ class _Match:
                 took = clock() - t0
                 if self.stopped():
                     return self.abandoned(seat, "")
-                if limit is not None and took > limit:
+                if took > limit:
                     return self.forfeit(seat, f"took {took:.2f} s (limit {limit:g} s)")
             if type(obs) is not obs_type or obs.legal_actions is not legal:
                 return self.forfeit(seat, "changed its observation (observations are read-only)")
-            chosen = accept(game, legal, action)
-            if type(chosen) is _Refusal:
-                return self.forfeit(seat, chosen)
+            for chosen in legal:  # the fast path of accept(), inline: the very object
+                if chosen is action:
+                    break
+            else:
+                chosen = accept(game, legal, action)
+                if type(chosen) is _Refusal:
+                    return self.forfeit(seat, chosen)
             after = apply(state, chosen)
             actions.append(str(chosen))
             if on_step is not None:

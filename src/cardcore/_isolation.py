@@ -2,7 +2,8 @@
 
 In-process Python cannot keep a determined bot away from the game state (it can walk
 the caller's stack frames or the garbage collector). An isolated bot runs in a child
-process started afresh (``spawn``, so it inherits none of this process's memory): the
+process started afresh (a new interpreter, so it inherits none of this process's
+memory, and it does not run the caller's main module, unlike ``multiprocessing``): the
 child builds the game from its id and options and the bot from its registered id or
 import path, and receives each observation as ``observation.to_json()`` data, rebuilt
 there with ``game.observation_from_json``. The state never exists in the child.
@@ -50,6 +51,7 @@ class BotProcess:
     def __init__(self) -> None:
         self._proc: Any = None
         self._conn: Any = None
+        self._send: Any = None
         self.owner: object = None
         """The :class:`IsolatedBot` whose bot the process holds now."""
         self.exitcode: int | None = None
@@ -57,24 +59,34 @@ class BotProcess:
     @property
     def alive(self) -> bool:
         """Whether the process is running."""
-        return self._proc is not None and self._proc.is_alive()
+        return self._proc is not None and self._proc.poll() is None
 
     def ensure(self) -> None:
         """Start the process if it is not running."""
         if self.alive:
             return
         self.stop()
-        import multiprocessing
+        import subprocess
+        import sys
+        from multiprocessing.connection import Connection
 
-        ctx = multiprocessing.get_context("spawn")
-        parent, child = ctx.Pipe(duplex=True)
-        proc = ctx.Process(
-            target=child_main, args=(child, os.getpid()), name="cardcore-bot", daemon=True
-        )
-        proc.start()
-        child.close()
-        self._proc, self._conn = proc, parent
+        down_r, down_w = os.pipe()  # parent -> child
+        up_r, up_w = os.pipe()  # child -> parent
+        try:
+            proc = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed module
+                [sys.executable, "-c", _CHILD, str(down_r), str(up_w), str(os.getpid())],
+                pass_fds=(down_r, up_w),
+                stdin=subprocess.DEVNULL,
+                close_fds=True,
+            )
+        finally:
+            os.close(down_r)
+            os.close(up_w)
+        self._proc = proc
+        self._send = Connection(down_w, readable=False)
+        self._conn = Connection(up_r, writable=False)
         self.owner = None
+        self._send.send_bytes(json.dumps({"op": "path", "path": sys.path}).encode("utf-8"))
 
     def call(self, message: Mapping[str, Any], timeout: float | None) -> dict[str, Any] | Refused:
         """Send one request and wait up to ``timeout`` seconds for its answer.
@@ -84,7 +96,7 @@ class BotProcess:
         """
         try:
             self.ensure()
-            self._conn.send_bytes(json.dumps(message, ensure_ascii=False).encode("utf-8"))
+            self._send.send_bytes(json.dumps(message, ensure_ascii=False).encode("utf-8"))
         except (OSError, ValueError) as e:
             self.stop()
             return Refused(f"could not reach its process ({type(e).__name__}: {e})")
@@ -114,19 +126,22 @@ class BotProcess:
 
     def stop(self) -> None:
         """Stop the process (at once) if it runs."""
-        proc, conn = self._proc, self._conn
-        self._proc = self._conn = None
+        proc, conn, send = self._proc, self._conn, self._send
+        self._proc = self._conn = self._send = None
         self.owner = None
-        if conn is not None:
+        if send is not None:
             with contextlib.suppress(OSError, ValueError):
-                conn.send_bytes(b'{"op": "quit"}')
+                send.send_bytes(b'{"op": "quit"}')
+            send.close()
+        if conn is not None:
             conn.close()
         if proc is not None:
-            proc.join(0.05)
-            if proc.is_alive():
+            try:
+                proc.wait(0.05)
+            except Exception:  # noqa: BLE001 - still running: kill it
                 proc.kill()
-                proc.join()
-            self.exitcode = proc.exitcode
+                proc.wait()
+            self.exitcode = proc.returncode
 
     def close(self) -> None:
         """Stop the process; same as :meth:`stop`."""
@@ -322,6 +337,40 @@ def _orphan_guard(parent: int) -> None:
             os._exit(0)
 
 
+_CHILD: Final = "import sys; from cardcore._isolation import child_entry; child_entry(sys.argv[1:])"
+"""What a bot's process runs: a fresh interpreter that imports only this module."""
+
+
+def child_entry(argv: Sequence[str]) -> None:
+    """The start of a bot's process: ``argv`` holds its two pipe ends and the parent."""
+    import sys
+    from multiprocessing.connection import Connection
+
+    down, up, parent = (int(a) for a in argv)
+    recv = Connection(down, writable=False)
+    send = Connection(up, readable=False)
+    first = json.loads(recv.recv_bytes().decode("utf-8"))
+    if first.get("op") == "path":
+        sys.path[:] = [str(p) for p in first["path"]]
+    child_main(_Duplex(recv, send), parent)
+
+
+@final
+class _Duplex:
+    """Two one-way connections as one (what :func:`child_main` reads and writes)."""
+
+    def __init__(self, recv: Any, send: Any) -> None:
+        self._recv = recv
+        self._send = send
+
+    def recv_bytes(self) -> bytes:
+        data: bytes = self._recv.recv_bytes()
+        return data
+
+    def send_bytes(self, data: bytes) -> None:
+        self._send.send_bytes(data)
+
+
 def child_main(conn: Any, parent: int) -> None:
     """The loop of a bot's process: build, start, act, end, until told to quit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
@@ -365,8 +414,8 @@ def child_main(conn: Any, parent: int) -> None:
                     if isinstance(action, str):
                         reply = {"text": action}
                     else:
-                        kind = type(action)
-                        reply = {"text": str(action), "type": f"{kind.__module__}.{kind.__name__}"}
+                        made = type(action)
+                        reply = {"text": str(action), "type": f"{made.__module__}.{made.__name__}"}
             elif op == "end":
                 from cardcore._game import Outcome
 
