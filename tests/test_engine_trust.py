@@ -161,3 +161,31 @@ def test_verify_rejects_edited_outcomes() -> None:
     data["outcome"] = {**data["outcome"], "forfeit": 0}
     with pytest.raises(RecordError, match="seat 1 was to move"):
         verify(MatchRecord.from_json(data))
+
+
+_SCRIPT = """
+from cardcore import load_bot, load_game, play_match, isolated_bot
+g = load_game("highcard", hand_size=6)
+with isolated_bot("random", g, seed=1) as a:
+    rec = play_match(g, [a, load_bot("random", g, seed=2)], seed=11, names=["random", "random"])
+print(rec.dumps(), end="")
+"""
+
+
+def test_records_are_byte_identical_across_processes_and_hash_seeds() -> None:
+    """The same match, isolated or not, in processes with other hash seeds: same bytes."""
+    import os
+    import subprocess
+
+    g = load_game("highcard", hand_size=6)
+    here = play_match(
+        g, [RandomBot(g, seed=1), RandomBot(g, seed=2)], seed=11, names=["random", "random"]
+    ).dumps()
+    outs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", _SCRIPT], env=env, capture_output=True, text=True, check=True
+        )
+        outs.append(done.stdout)
+    assert outs[0] == outs[1] == here

@@ -99,3 +99,12 @@ def test_help_shows_the_default_time_limit_and_isolation(
     assert "default: 5.0" in out
     assert "0.25 s after the limit" in out
     assert "--isolation {auto,process,none}" in out
+
+
+def test_isolation_does_not_change_results(tmp_path: Path) -> None:
+    """The same arena with every bot isolated or none gives the same games and table."""
+    kw = {"games": 2, "seed": 4, "workers": 1}
+    alone = run_arena("highcard", ["random", "random"], isolation="process", **kw)  # type: ignore[arg-type]
+    here = run_arena("highcard", ["random", "random"], isolation="none", **kw)  # type: ignore[arg-type]
+    assert alone.bots == here.bots
+    assert alone.games == here.games == 4
