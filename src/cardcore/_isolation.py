@@ -405,8 +405,9 @@ def child_main(conn: Any, parent: int) -> None:
                     hook(game, message["seat"], message["players"])
             elif op == "act":
                 observation = game.observation_from_json(message["observation"])
+                legal = observation.legal_actions  # before the bot can touch it
                 action = bot.act(observation)
-                for i, a in enumerate(observation.legal_actions):
+                for i, a in enumerate(legal):
                     if a is action:
                         reply = {"index": i}
                         break

@@ -108,3 +108,27 @@ def test_isolation_does_not_change_results(tmp_path: Path) -> None:
     here = run_arena("highcard", ["random", "random"], isolation="none", **kw)  # type: ignore[arg-type]
     assert alone.bots == here.bots
     assert alone.games == here.games == 4
+
+
+@pytest.mark.parametrize("isolation", ["none", "auto"])
+@pytest.mark.parametrize("bot", ["EqualsAll", "RaisingEq", "EditsLegal"])
+def test_a_cheating_answer_is_a_forfeit_that_counts(
+    monkeypatch: pytest.MonkeyPatch, bot: str, isolation: str
+) -> None:
+    """Objects equal to everything, raising ones, edited observations: forfeits, no errors.
+
+    Every deal stays in the statistics, and the offender scores nothing.
+    """
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2]))
+    result = run_arena(
+        "highcard",
+        [f"tests.engine_testbots:{bot}", "random"],
+        games=2,
+        workers=0,
+        isolation=isolation,
+    )
+    bad, good = result.bots
+    assert result.errors == ()
+    assert result.incomplete_deals == 0
+    assert (bad.games, bad.forfeits, good.forfeits) == (4, 4, 0)
+    assert bad.win_share.mean == 0.0
