@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from cardcore import MatchRecord, RecordError, isolated_bot, load_game, play_match, verify
+from cardcore import MatchRecord, RecordError, _engine, isolated_bot, load_game, play_match, verify
+from cardcore._actions import CardAction, CardSubsets, ConcatActions
 from cardcore.bots import RandomBot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -189,3 +190,38 @@ def test_records_are_byte_identical_across_processes_and_hash_seeds() -> None:
         )
         outs.append(done.stdout)
     assert outs[0] == outs[1] == here
+
+
+class _Steal(CardAction, verb="steal", sizes=(1, 2, 3)):
+    """A card action for the lazy-sequence tests."""
+
+
+class _Decline(CardAction, verb="decline"):
+    """Another card action (a second type in one sequence)."""
+
+
+def test_lazy_legal_actions_accept_their_shared_objects_without_listing_them() -> None:
+    """From a lazy sequence, the very shared object is found without building the rest."""
+    hand = (1 << 20) - 1  # 20 cards: 1350 offers
+    legal = ConcatActions((_Decline.of(40),), CardSubsets(_Steal, hand, sizes=(1, 2, 3)))
+    built = []
+    real = CardSubsets._item
+
+    def counting(self: Any, index: int) -> Any:
+        built.append(index)
+        return real(self, index)
+
+    g = game()
+    pick = legal[700]
+    CardSubsets._item = counting  # type: ignore[method-assign]
+    try:
+        assert _engine.accept(g, legal, pick) is pick
+        assert len(built) <= 2  # the first and last, to learn the action classes
+        assert _engine.accept(g, legal, legal[0]) is legal[0]
+        outside = _Steal.from_mask(1 << 30)
+        refused = _engine.accept(g, legal, outside)
+    finally:
+        CardSubsets._item = real  # type: ignore[method-assign]
+    assert "illegal action" in refused
+    assert "not an action" in _engine.accept(g, legal, tb.EqualsEverything())
+    assert "not an action" in _engine.accept(g, legal, tb.Boom())

@@ -13,6 +13,7 @@ from typing import Any, Final, Protocol, final
 
 import attrs
 
+from cardcore._actions import CardAction
 from cardcore._cards import Card, parse_card
 from cardcore._game import Game, IllegalActionError, Outcome
 from cardcore._isolation import IsolatedBot
@@ -440,6 +441,10 @@ def accept(game: Game[Any, Any, Any], legal: Sequence[Any], action: object) -> A
     Returns:
         An element of ``legal``, or a ``Refused`` text saying why ``action`` was refused.
     """
+    if type(legal) is not tuple:  # a lazy sequence (LazyActions): do not list it all
+        found = _accept_lazy(legal, action)
+        if found is not None:
+            return found
     for a in legal:  # the fast path: one of the very objects the bot was given
         if a is action:
             return a
@@ -452,6 +457,8 @@ def accept(game: Game[Any, Any, Any], legal: Sequence[Any], action: object) -> A
             parsed = game.parse_action(text)
         except Exception as e:  # noqa: BLE001 - the game's message says what is wrong
             return _Refusal(f"returned {text!r}: {e}")
+        if type(legal) is not tuple:
+            return parsed if parsed in legal else _Refusal(f"returned an illegal action {text!r}")
         for a in legal:
             if a == parsed:  # both made by the game
                 return a
@@ -468,6 +475,39 @@ def accept(game: Game[Any, Any, Any], legal: Sequence[Any], action: object) -> A
         f"returned an illegal action: a {type_name(tp)}, which is not an action of {game.name} "
         "(return one of observation.legal_actions, or its text)"
     )
+
+
+_MASK = CardAction.__dict__["mask"].__get__
+_MRO = type.__dict__["__mro__"].__get__
+
+
+def _accept_lazy(legal: Sequence[Any], action: object) -> Any:
+    """The fast path for lazy legal actions: a shared card action of the game's own class.
+
+    The class is trusted only when it is exactly that of the first or last legal action
+    (read from the sequence, which builds just those two); the action's mask must be an
+    exact ``int``, and the shared instance for it must be the very object returned.
+    Membership is then asked of the sequence, with the game's object. ``None`` means
+    "not decided here" (the caller goes on to the slow, complete checks).
+    """
+    n = len(legal)
+    if not n:
+        return None
+    tp = type(action)
+    if tp is not type(legal[0]) and tp is not type(legal[n - 1]):
+        return None
+    if not any(base is CardAction for base in _MRO(tp)):
+        return None
+    try:
+        mask = _MASK(action)
+    except AttributeError:  # an instance made without its slots filled
+        return None
+    if type(mask) is not int:
+        return None
+    shared = tp.from_mask(mask)  # the game's class: its own method
+    if shared is not action or shared not in legal:
+        return None
+    return shared
 
 
 # ---- watching the time ------------------------------------------------------------------
@@ -761,13 +801,16 @@ class _Match:
                     return self.forfeit(seat, f"took {took:.2f} s (limit {limit:g} s)")
             if type(obs) is not obs_type or obs.legal_actions is not legal:
                 return self.forfeit(seat, "changed its observation (observations are read-only)")
-            for chosen in legal:  # the fast path of accept(), inline: the very object
-                if chosen is action:
-                    break
+            if type(legal) is tuple:
+                for chosen in legal:  # the fast path of accept(), inline: the very object
+                    if chosen is action:
+                        break
+                else:
+                    chosen = accept(game, legal, action)
             else:
                 chosen = accept(game, legal, action)
-                if type(chosen) is _Refusal:
-                    return self.forfeit(seat, chosen)
+            if type(chosen) is _Refusal:
+                return self.forfeit(seat, chosen)
             after = apply(state, chosen)
             actions.append(str(chosen))
             if on_step is not None:
