@@ -42,6 +42,7 @@ from cardcore._host import (
     load_bot,
     load_game,
 )
+from cardcore._isolation import IsolatedBot, isolated_bot
 from cardcore._options import (
     OptionError,
     OptionInfo,
@@ -83,6 +84,7 @@ __all__ = [
     "Game",
     "GameSpec",
     "IllegalActionError",
+    "IsolatedBot",
     "JsonCodec",
     "Layout",
     "LazyActions",
@@ -108,6 +110,7 @@ __all__ = [
     "card_ids",
     "cards_of",
     "hookimpl",
+    "isolated_bot",
     "load_bot",
     "load_game",
     "mask_of",

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
+import enum
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final, final
+from typing import Any, Final, Protocol, final
 
 import attrs
 
+from cardcore._actions import CardAction
 from cardcore._cards import Card, parse_card
 from cardcore._game import Game, IllegalActionError, Outcome
+from cardcore._isolation import IsolatedBot
+from cardcore._isolation import Refused as _Refusal
 from cardcore._options import OptionError, options_to_json
 
 __all__ = ["MatchRecord", "RecordError", "Step", "play_match", "replay"]
@@ -257,23 +262,76 @@ def _where(record: MatchRecord, index: int) -> str:
 
 
 def verify(record: MatchRecord, game: Game[Any, Any, Any] | None = None) -> Any:
-    """Replay a record and check it ends with its recorded outcome; return the final state.
+    """Replay a record and check that its outcome is the one its actions give.
+
+    A record whose actions play to the end must carry exactly the game's outcome. A
+    forfeit cannot be replayed (it depends on what a bot did), so a record with a forfeit
+    must stop before the game is over, name the seat that was to move (any seat, if it
+    has no actions: a bot that failed to start), and give the scores of
+    :meth:`Outcome.forfeited`. A record without an outcome is an unfinished match.
+
+    Returns:
+        The final state.
 
     Raises:
-        RecordError: the replay fails or its outcome differs from the recorded one.
+        RecordError: the replay fails or the recorded outcome is not the one it gives.
     """
     game = _game_for(record, game)
     state = initial_state_of(record, game)
     for step in _steps(record, game, state):
         state = step.after
-    if record.outcome is not None and record.outcome.forfeit is None:
-        got = game.outcome(state)
-        if got != record.outcome:
-            raise RecordError(
-                f"field 'outcome': the replay ends with {got.to_json() if got else None}, "
-                f"the record says {record.outcome.to_json()}"
-            )
+    check_outcome(record, game, state)
     return state
+
+
+def check_outcome(record: MatchRecord, game: Game[Any, Any, Any], state: Any) -> None:
+    """Check ``record.outcome`` against the state its actions lead to (see :func:`verify`).
+
+    Raises:
+        RecordError: naming what disagrees.
+    """
+    out = record.outcome
+    to_move = game.current_player(state)
+    if to_move is None:
+        got = game.outcome(state)
+        shown = got.to_json() if got is not None else None
+        if out is None:
+            raise RecordError(
+                f"field 'outcome': the actions play to a finished game ({shown}), "
+                "but the record has no outcome"
+            )
+        if out.forfeit is not None:
+            raise RecordError(
+                f"field 'outcome': the record says seat {out.forfeit} forfeited, but its "
+                f"actions play to a finished game ending {shown}"
+            )
+        if got != out:
+            raise RecordError(
+                f"field 'outcome': the replay ends with {shown}, the record says {out.to_json()}"
+            )
+        return
+    if out is None:
+        return
+    n = record.num_players
+    seat = out.forfeit
+    if seat is None:
+        raise RecordError(
+            f"field 'outcome': the record gives a result, but its actions stop before the "
+            f"end (seat {to_move} to move) and nobody forfeited"
+        )
+    if type(seat) is not int or not 0 <= seat < n:
+        raise RecordError(f"field 'outcome': the forfeiting seat {seat!r} is not a seat 0-{n - 1}")
+    if record.actions and seat != to_move:
+        raise RecordError(
+            f"field 'outcome': the record says seat {seat} forfeited, but seat {to_move} "
+            "was to move"
+        )
+    expected = Outcome.forfeited(n, seat, out.reason, game.teams(n))
+    if expected != out:
+        raise RecordError(
+            f"field 'outcome': a forfeit by seat {seat} gives {expected.to_json()}, the "
+            f"record says {out.to_json()}"
+        )
 
 
 def _provenance(name: str) -> tuple[str, str]:
@@ -285,7 +343,230 @@ def _provenance(name: str) -> tuple[str, str]:
 
 
 def _bot_name(bot: object) -> str:
-    return str(getattr(bot, "name", type(bot).__name__))
+    try:
+        name = getattr(bot, "name", None)
+    except Exception:  # noqa: BLE001 - a bot's property must not stop the match
+        name = None
+    return name if type(name) is str else type_name(type(bot))
+
+
+# ---- accepting what a bot returns ------------------------------------------------------
+#
+# Nothing here calls a method of an object a bot made: only ``type()``, ``is``, ``id``,
+# ``len`` of exact builtins, the game's own methods, and comparisons where both sides have
+# an exact builtin type or the exact type of one of the engine's own legal actions.
+
+TIME_MARGIN: Final = 0.25
+"""Seconds past ``time_limit`` after which a bot that has not answered is stopped."""
+
+MAX_ACTION_TEXT: Final = 10_000
+"""The longest text a bot may return as an action."""
+
+_PLAIN: Final = (int, str, float, bool, bytes, type(None))
+_DEPTH: Final = 12
+
+
+def _plain(tp: type) -> bool:
+    """Whether ``tp`` is exactly a builtin value type (compared by identity only)."""
+    return any(tp is t for t in _PLAIN)
+
+
+_qualname = type.__dict__["__qualname__"].__get__
+_modname = type.__dict__["__module__"].__get__
+
+
+def type_name(tp: type) -> str:
+    """A type's name for a message, read without running any code the type defines."""
+    try:
+        name = _qualname(tp)
+        module = _modname(tp)
+    except Exception:  # noqa: BLE001 - whatever a strange class does, name it plainly
+        return "an object of an unnamed type"
+    name = name if type(name) is str else "?"
+    if type(module) is str and module != "builtins":
+        return f"{module}.{name}"
+    return name
+
+
+def _same(x: object, y: object, depth: int = 0) -> bool:
+    """Whether ``x`` (made by a bot) equals ``y`` (made by the game), structurally.
+
+    Every step first checks that ``x`` has exactly the type of ``y``, so that every
+    method used belongs to the game or to a builtin type, never to the bot.
+    """
+    if x is y:
+        return True
+    tx = type(x)
+    if tx is not type(y) or depth > _DEPTH:
+        return False
+    if _plain(tx):  # an exact builtin type, so == is the builtin's
+        return x == y
+    if tx is tuple or tx is list:
+        assert isinstance(x, tuple | list)
+        assert isinstance(y, tuple | list)
+        return len(x) == len(y) and all(_same(a, b, depth + 1) for a, b in zip(x, y, strict=True))
+    if tx is frozenset:
+        assert isinstance(x, frozenset)
+        assert isinstance(y, frozenset)
+        return len(x) == len(y) and all(any(_same(a, b, depth + 1) for b in y) for a in x)
+    if attrs.has(tx):
+        return all(
+            _same(getattr(x, f.name), getattr(y, f.name), depth + 1)
+            for f in attrs.fields(tx)
+            if f.eq
+        )
+    if dataclasses.is_dataclass(tx):
+        return all(
+            _same(getattr(x, f.name), getattr(y, f.name), depth + 1)
+            for f in dataclasses.fields(tx)
+            if f.compare
+        )
+    if isinstance(y, tuple) and not isinstance(y, enum.Enum):  # a NamedTuple action
+        assert isinstance(x, tuple)
+        n = tuple.__len__(x)
+        return n == tuple.__len__(y) and all(
+            _same(tuple.__getitem__(x, i), tuple.__getitem__(y, i), depth + 1) for i in range(n)
+        )
+    return False  # enum members and other values: only the very object will do
+
+
+def accept(game: Game[Any, Any, Any], legal: Sequence[Any], action: object) -> Any:
+    """The engine's own legal action that ``action`` stands for, or a reason it is none.
+
+    Args:
+        game: the rules.
+        legal: the legal actions, as the engine computed them.
+        action: what a bot returned.
+
+    Returns:
+        An element of ``legal``, or a ``Refused`` text saying why ``action`` was refused.
+    """
+    if type(legal) is not tuple:  # a lazy sequence (LazyActions): do not list it all
+        found = _accept_lazy(legal, action)
+        if found is not None:
+            return found
+    for a in legal:  # the fast path: one of the very objects the bot was given
+        if a is action:
+            return a
+    tp = type(action)
+    if tp is str:
+        text: str = action  # type: ignore[assignment]
+        if len(text) > MAX_ACTION_TEXT:
+            return _Refusal(f"returned a text of {len(text)} characters, which is no action")
+        try:
+            parsed = game.parse_action(text)
+        except Exception as e:  # noqa: BLE001 - the game's message says what is wrong
+            return _Refusal(f"returned {text!r}: {e}")
+        if type(legal) is not tuple:
+            return parsed if parsed in legal else _Refusal(f"returned an illegal action {text!r}")
+        for a in legal:
+            if a == parsed:  # both made by the game
+                return a
+        return _Refusal(f"returned an illegal action {text!r}")
+    try:
+        for a in legal:
+            if type(a) is tp and _same(action, a):
+                return a
+    except Exception as e:  # noqa: BLE001 - a malformed object (missing fields) is refused
+        return _Refusal(f"returned a malformed {type_name(tp)} ({type(e).__name__})")
+    if any(type(a) is tp for a in legal):
+        return _Refusal(f"returned an illegal action (a {type_name(tp)} that is not legal now)")
+    return _Refusal(
+        f"returned an illegal action: a {type_name(tp)}, which is not an action of {game.name} "
+        "(return one of observation.legal_actions, or its text)"
+    )
+
+
+_MASK = CardAction.__dict__["mask"].__get__
+_MRO = type.__dict__["__mro__"].__get__
+
+
+def _accept_lazy(legal: Sequence[Any], action: object) -> Any:
+    """The fast path for lazy legal actions: a shared card action of the game's own class.
+
+    The class is trusted only when it is exactly that of the first or last legal action
+    (read from the sequence, which builds just those two); the action's mask must be an
+    exact ``int``, and the shared instance for it must be the very object returned.
+    Membership is then asked of the sequence, with the game's object. ``None`` means
+    "not decided here" (the caller goes on to the slow, complete checks).
+    """
+    n = len(legal)
+    if not n:
+        return None
+    tp = type(action)
+    if tp is not type(legal[0]) and tp is not type(legal[n - 1]):
+        return None
+    if not any(base is CardAction for base in _MRO(tp)):
+        return None
+    try:
+        mask = _MASK(action)
+    except AttributeError:  # an instance made without its slots filled
+        return None
+    if type(mask) is not int:
+        return None
+    shared = tp.from_mask(mask)  # the game's class: its own method
+    if shared is not action or shared not in legal:
+        return None
+    return shared
+
+
+# ---- watching the time ------------------------------------------------------------------
+
+
+class Watch(Protocol):
+    """Which seat is deciding, since when, and for how long it may (read by a watcher)."""
+
+    def enter(self, seat: int, limit: float) -> None:
+        """A bot starts deciding and may take ``limit`` seconds."""
+        ...
+
+    def leave(self) -> None:
+        """The bot has returned."""
+        ...
+
+    def current(self) -> tuple[int, float, float]:
+        """The deciding seat (``-1``: none), the ``time.monotonic()`` it started, its limit."""
+        ...
+
+
+@final
+class ThreadWatch:
+    """A watch read by another thread of the same process."""
+
+    def __init__(self) -> None:
+        self._now = (-1, 0.0, 0.0)
+
+    def enter(self, seat: int, limit: float) -> None:
+        """A bot starts deciding."""
+        self._now = (seat, time.monotonic(), limit)
+
+    def leave(self) -> None:
+        """The bot has returned."""
+        self._now = (-1, 0.0, 0.0)
+
+    def current(self) -> tuple[int, float, float]:
+        """The deciding seat, since when, and its limit."""
+        return self._now
+
+
+@final
+class _NoWatch:
+    def enter(self, seat: int, limit: float) -> None:
+        pass
+
+    def leave(self) -> None:
+        pass
+
+    def current(self) -> tuple[int, float, float]:
+        return -1, 0.0, 0.0
+
+
+def hook_limit(time_limit: float) -> float:
+    """The time ``start_match`` and ``end_match`` may take: 10 decisions, at least 10 s."""
+    return max(10.0, 10.0 * time_limit)
+
+
+# ---- the match --------------------------------------------------------------------------
 
 
 def play_match(
@@ -303,19 +584,33 @@ def play_match(
 ) -> MatchRecord:
     """Play one match; each bot sees only its own observations.
 
-    Forfeit policy: a bot that raises, returns something that is not one of its legal
-    actions, or (with ``time_limit`` seconds) takes too long for a decision, forfeits.
-    The match stops there: the offender (and its partner) places last, every other seat
-    shares the win (:meth:`Outcome.forfeited`), and the outcome's ``reason`` says what
-    happened. Nothing a bot does raises out of this function.
+    Forfeit policy: a bot that raises (or calls ``sys.exit``), returns something that is
+    not one of its legal actions, changes its observation's ``legal_actions``, or (with
+    ``time_limit`` seconds) takes too long for a decision, forfeits. The match stops
+    there: the offender (and its partner) places last, every other seat shares the win
+    (:meth:`Outcome.forfeited`), and the outcome's ``reason`` says what happened. Nothing
+    a bot does raises out of this function.
+
+    A bot's answer is accepted when it is one of the very objects in its observation's
+    ``legal_actions``, its text (a plain ``str``, read by :meth:`Game.parse_action`), or
+    an object of exactly the type of a legal action whose fields are equal, compared
+    without calling any method the bot could have defined. The engine then plays and
+    records its own legal action, never the bot's object.
+
+    With ``time_limit``, a decision that has not returned after ``time_limit`` plus
+    :data:`TIME_MARGIN` seconds forfeits at once: in-process bots are left behind in a
+    daemon thread (which keeps running; see ``docs/how-to/hidden-information.md``), a
+    bot from :func:`cardcore.isolated_bot` has its process stopped. ``start_match`` and
+    ``end_match`` may take 10 times the limit (at least 10 s).
 
     Args:
         game: the rules.
-        bots: one bot per seat.
+        bots: one bot per seat (objects with ``act``, or :func:`cardcore.isolated_bot`
+            bots, which run in their own processes).
         seed: the match seed (shuffles, random draws).
         dealer: the dealer seat, or ``None`` for the rules' choice.
         deck: a stacked deck, top card first.
-        time_limit: seconds allowed per decision, checked when the bot returns.
+        time_limit: seconds allowed per decision.
         names: names for the record (default: each bot's ``name`` attribute or class).
         preset: the preset name, stored in the record.
         on_step: called after every decision (for display).
@@ -324,85 +619,255 @@ def play_match(
     Returns:
         The finished record (its ``outcome`` is set).
     """
-    n = len(bots)
-    if not game.min_players <= n <= game.max_players:
-        raise ValueError(
-            f"{game.name} needs {game.min_players}-{game.max_players} players, got {n} bots"
-        )
-    dist, version = _provenance(game.name)
-    record = start or MatchRecord(
-        game=game.name,
-        distribution=dist,
-        version=version,
-        options=options_to_json(game.options),
-        num_players=n,
-        seed=seed,
-        actions=(),
-        preset=preset,
-        dealer=dealer,
-        deck=tuple(str(c) for c in deck) if deck is not None else None,
-        bots=tuple(names) if names is not None else tuple(_bot_name(b) for b in bots),
-    )
-    state = initial_state_of(record, game)
-    for step in _steps(record, game, state):
-        state = step.after
-    actions = list(record.actions)
+    match = _Match(
+        game, bots, seed=seed, dealer=dealer, deck=deck, time_limit=time_limit,
+        names=names, preset=preset, on_step=on_step, start=start,
+    )  # fmt: skip
+    if time_limit is None or all(type(b) is IsolatedBot for b in bots):
+        return match.run()
+    return match.run_watched()
 
-    def finish(outcome: Outcome) -> MatchRecord:
-        done = attrs.evolve(record, actions=tuple(actions), outcome=outcome)
-        for b in bots:
-            end = getattr(b, "end_match", None)
-            if end is not None:
-                with contextlib.suppress(Exception):  # the result stands whatever a bot does
+
+@final
+class _Match:
+    """One match being played: the record so far, the state, the bots."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        bots: Sequence[Any],
+        *,
+        seed: int = 0,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+        time_limit: float | None = None,
+        names: Sequence[str] | None = None,
+        preset: str = "default",
+        on_step: Callable[[Step], None] | None = None,
+        start: MatchRecord | None = None,
+        watch: Watch | None = None,
+    ) -> None:
+        n = len(bots)
+        if not game.min_players <= n <= game.max_players:
+            raise ValueError(
+                f"{game.name} needs {game.min_players}-{game.max_players} players, got {n} bots"
+            )
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
+        self.game = game
+        self.bots = tuple(bots)
+        self.time_limit = time_limit
+        self.on_step = on_step
+        self.watch: Watch = watch if watch is not None else _NoWatch()
+        self.cancelled = False
+        self.result: MatchRecord | None = None
+        dist, version = _provenance(game.name)
+        self.record = start or MatchRecord(
+            game=game.name,
+            distribution=dist,
+            version=version,
+            options=options_to_json(game.options),
+            num_players=n,
+            seed=seed,
+            actions=(),
+            preset=preset,
+            dealer=dealer,
+            deck=tuple(str(c) for c in deck) if deck is not None else None,
+            bots=tuple(names) if names is not None else tuple(_bot_name(b) for b in bots),
+        )
+        state = initial_state_of(self.record, game)
+        for step in _steps(self.record, game, state):
+            state = step.after
+        self.state = state
+        self.actions = list(self.record.actions)
+        self.teams = game.teams(n)
+
+    def stopped(self) -> bool:
+        """Whether the watcher has given up on this match (read from the game thread)."""
+        return self.cancelled
+
+    def forfeit(self, seat: int, reason: str) -> MatchRecord:
+        """The record when ``seat`` forfeits now (``end_match`` is called)."""
+        outcome = Outcome.forfeited(len(self.bots), seat, f"seat {seat} {reason}", self.teams)
+        return self.finish(outcome)
+
+    def abandoned(self, seat: int, reason: str) -> MatchRecord:
+        """The record when ``seat`` is given up on (no hook is called any more)."""
+        self.cancelled = True
+        outcome = Outcome.forfeited(len(self.bots), seat, f"seat {seat} {reason}", self.teams)
+        return attrs.evolve(self.record, actions=tuple(self.actions), outcome=outcome)
+
+    def finish(self, outcome: Outcome) -> MatchRecord:
+        """The finished record; then every bot's ``end_match`` (which cannot change it).
+
+        ``end_match`` is not watched as a decision: the result is already decided, so a
+        bot that hangs there delays only its own cleanup (a watcher returns the result).
+        """
+        done = attrs.evolve(self.record, actions=tuple(self.actions), outcome=outcome)
+        self.result = done
+        limit = hook_limit(self.time_limit) if self.time_limit is not None else None
+        for b in self.bots:
+            if self.stopped():
+                break
+            if type(b) is IsolatedBot:
+                b.end(outcome, limit)
+                continue
+            try:
+                end = getattr(b, "end_match", None)
+                if end is not None:
                     end(outcome)
+            except (Exception, SystemExit):  # noqa: BLE001, S110 - the result stands
+                pass
         return done
 
-    teams = game.teams(n)
-    for seat, bot in enumerate(bots):
-        hook = getattr(bot, "start_match", None)
-        if hook is not None:
+    def start_hooks(self) -> MatchRecord | None:
+        """Call every bot's ``start_match``; the record of a forfeit if one fails."""
+        n = len(self.bots)
+        limit = hook_limit(self.time_limit) if self.time_limit is not None else None
+        for seat, bot in enumerate(self.bots):
+            if type(bot) is IsolatedBot:
+                failure = bot.start(seat, n, limit)
+                if failure is not None:
+                    return self.forfeit(seat, failure)
+                continue
             try:
-                hook(game, seat, n)
-            except Exception as e:  # noqa: BLE001 - a bot that cannot start forfeits
-                reason = f"seat {seat} raised {type(e).__name__} in start_match: {e}"
-                return finish(Outcome.forfeited(n, seat, reason, teams))
-    while True:
-        to_move = game.current_player(state)
-        if to_move is None:
-            outcome = game.outcome(state)
-            assert outcome is not None
-            return finish(outcome)
-        seat = to_move
-        obs = game.observe(state, seat)
-        t0 = time.perf_counter()
-        try:
-            action = bots[seat].act(obs)
-        except Exception as e:  # noqa: BLE001 - a crashing bot forfeits
-            return finish(
-                Outcome.forfeited(n, seat, f"seat {seat} raised {type(e).__name__}: {e}", teams)
-            )
-        took = time.perf_counter() - t0
-        if time_limit is not None and took > time_limit:
-            return finish(
-                Outcome.forfeited(
-                    n, seat, f"seat {seat} took {took:.2f} s (limit {time_limit} s)", teams
-                )
-            )
-        if isinstance(action, str):
+                hook = getattr(bot, "start_match", None)
+                if hook is not None:
+                    self.watch.enter(seat, limit or 0.0)
+                    hook(self.game, seat, n)
+            except (Exception, SystemExit) as e:  # noqa: BLE001 - a bot that cannot start forfeits
+                kind, text = _exc(e)
+                return self.forfeit(seat, f"raised {kind} in start_match: {text}")
+            finally:
+                self.watch.leave()
+            if self.cancelled:
+                return None
+        return None
+
+    def run(self) -> MatchRecord:
+        """Play to the end (or a forfeit) in this thread."""
+        early = self.start_hooks()
+        if early is not None or self.cancelled:
+            return early or self.abandoned(-1, "")
+        game = self.game
+        bots = self.bots
+        current_player = game.current_player
+        observe = game.observe
+        apply = game.apply
+        watch = self.watch
+        limit = self.time_limit
+        isolated = [type(b) is IsolatedBot for b in bots]
+        actions = self.actions
+        on_step = self.on_step
+        state = self.state
+        clock = time.perf_counter
+        while True:
+            seat = current_player(state)
+            if seat is None:
+                outcome = game.outcome(state)
+                assert outcome is not None
+                self.state = state
+                return self.finish(outcome)
+            obs = observe(state, seat)
+            obs_type = type(obs)
+            legal = obs.legal_actions
+            bot = bots[seat]
+            if isolated[seat]:
+                action = bot.decide(obs, legal, limit)
+                if type(action) is _Refusal:
+                    return self.forfeit(seat, action)
+            elif limit is None:
+                try:
+                    action = bot.act(obs)
+                except (Exception, SystemExit) as e:  # noqa: BLE001 - a crashing bot forfeits
+                    kind, text = _exc(e)
+                    return self.forfeit(seat, f"raised {kind}: {text}")
+            else:
+                watch.enter(seat, limit)
+                t0 = clock()
+                try:
+                    action = bot.act(obs)
+                except (Exception, SystemExit) as e:  # noqa: BLE001 - a crashing bot forfeits
+                    if self.stopped():
+                        return self.abandoned(seat, "")
+                    kind, text = _exc(e)
+                    return self.forfeit(seat, f"raised {kind}: {text}")
+                finally:
+                    watch.leave()
+                took = clock() - t0
+                if self.stopped():
+                    return self.abandoned(seat, "")
+                if took > limit:
+                    return self.forfeit(seat, f"took {took:.2f} s (limit {limit:g} s)")
+            if type(obs) is not obs_type or obs.legal_actions is not legal:
+                return self.forfeit(seat, "changed its observation (observations are read-only)")
+            if type(legal) is tuple:
+                for chosen in legal:  # the fast path of accept(), inline: the very object
+                    if chosen is action:
+                        break
+                else:
+                    chosen = accept(game, legal, action)
+            else:
+                chosen = accept(game, legal, action)
+            if type(chosen) is _Refusal:
+                return self.forfeit(seat, chosen)
+            after = apply(state, chosen)
+            actions.append(str(chosen))
+            if on_step is not None:
+                on_step(Step(len(actions) - 1, seat, chosen, state, after))
+            state = after
+
+    def run_watched(self) -> MatchRecord:
+        """Play in a helper thread; give up on a decision that runs past its limit."""
+        watch = ThreadWatch()
+        self.watch = watch
+        box: list[tuple[bool, Any]] = []
+
+        def target() -> None:
             try:
-                action = game.parse_action(action)
-            except ValueError as e:
-                return finish(
-                    Outcome.forfeited(n, seat, f"seat {seat} returned {action!r}: {e}", teams)
+                box.append((True, self.run()))
+            except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
+                box.append((False, e))
+
+        thread = threading.Thread(target=target, name="cardcore-match", daemon=True)
+        thread.start()
+        ended = 0.0
+        while True:
+            thread.join(0.02)
+            if box:
+                ok, value = box[0]
+                if ok:
+                    return value  # type: ignore[no-any-return]
+                raise value
+            if self.result is not None:  # over: give end_match its time, then leave
+                ended = ended or time.monotonic()
+                if time.monotonic() - ended > hook_limit(self.time_limit or 1.0):
+                    self.cancelled = True
+                    return self.result
+                continue
+            seat, since, limit = watch.current()
+            if seat >= 0 and time.monotonic() - since > limit + TIME_MARGIN:
+                return self.abandoned(
+                    seat,
+                    f"did not return within {limit:g} s (+{TIME_MARGIN:g} s); it was abandoned",
                 )
-        if action not in obs.legal_actions:
-            return finish(
-                Outcome.forfeited(
-                    n, seat, f"seat {seat} returned an illegal action {action!s}", teams
-                )
-            )
-        after = game.apply(state, action)
-        actions.append(str(action))
-        if on_step is not None:
-            on_step(Step(len(actions) - 1, seat, action, state, after))
-        state = after
+
+
+_args = BaseException.__dict__["args"].__get__
+
+
+def _exc(e: BaseException) -> tuple[str, str]:
+    """The type and message of an exception a bot raised, read without its methods."""
+    if type(e) is SystemExit:
+        code = e.code if any(type(e.code) is t for t in _PLAIN) else "?"
+        return "SystemExit", f"called exit({code!r})"
+    kind = type_name(type(e)).rpartition(".")[2]
+    try:
+        args = _args(e)
+    except Exception:  # noqa: BLE001 - a strange exception is still named
+        args = ()
+    if type(args) is tuple and len(args) == 1 and type(args[0]) is str:
+        return kind, args[0][:500]
+    if type(args) is tuple and all(_plain(type(a)) for a in args):
+        return kind, repr(args)[:500] if args else ""
+    return kind, "(a message that is not plain text)"

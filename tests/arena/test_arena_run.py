@@ -166,12 +166,12 @@ def test_report_forms(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"games": 0}, "at least 1"),
+        ({"games": 0}, "must be 1-1000000"),
         ({"players": 5}, "2-4 players"),
         ({"bots": ["random"] * 5}, "at most 4"),
         ({"bots": ["no-such-bot"]}, "unknown bot"),
         ({"bots": ["no_such_module:Bot"]}, "cannot import"),
-        ({"time_limit": 0}, "positive"),
+        ({"time_limit": 0}, "more than 0"),
     ],
 )
 def test_bad_configurations_are_refused(kwargs: dict[str, Any], message: str) -> None:

@@ -82,7 +82,7 @@ class _Slot:
     """One worker process and the jobs sent to it, the one it is playing first."""
 
     def __init__(self, ctx: Any) -> None:
-        self.cells = ctx.RawArray("d", 2)
+        self.cells = ctx.RawArray("d", 3)
         self.cells[0] = -1.0
         self.conn, child = ctx.Pipe(duplex=True)
         # Not a daemon, so that a bot may start processes of its own; the arena always
@@ -159,7 +159,7 @@ class ProcessExecutor:
 
         def drop(slot: _Slot) -> tuple[Job, int, int | None]:
             """Stop a worker; requeue its waiting jobs; return its current job, seat, code."""
-            seat, _ = slot.watch.current()
+            seat, _, _ = slot.watch.current()
             code = slot.stop(kill=True)
             slots.remove(slot)
             current = slot.jobs.popleft()
@@ -182,12 +182,12 @@ class ProcessExecutor:
             job = slot.jobs[0]
             limit = float(job["time_limit"])
             now = time.monotonic()
-            seat, since = slot.watch.current()
-            bound = kill_after(limit)
+            seat, since, allowed = slot.watch.current()
+            bound = kill_after(allowed)
             if seat >= 0 and now - since > bound:
                 reason = (
-                    f"seat {seat} did not return within {bound:g} s (limit {limit:g} s); "
-                    "its worker was stopped"
+                    f"seat {seat} did not return within {allowed:g} s "
+                    f"(+{bound - allowed:g} s); its worker was stopped"
                 )
                 result = forfeit_result(job, seat, reason, now - slot.since)
             elif now - slot.since > game_bound(limit, job.get("max_decisions", 10_000)):
@@ -225,7 +225,7 @@ class ProcessExecutor:
                 ready = set(
                     wait(
                         [s.conn for s in busy] + [s.proc.sentinel for s in busy],
-                        timeout=0.05 if limited else None,
+                        timeout=0.02 if limited else None,
                     )
                 )
                 for slot in busy:

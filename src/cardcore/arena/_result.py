@@ -132,6 +132,8 @@ class ArenaResult:
     """Per entrant, in the order given."""
     ratings_note: str
     """How ratings were computed, or why there are none."""
+    rejected: tuple[str, ...] = ()
+    """Stored games that did not verify (edited or damaged), played again; described."""
     ci_method: str
     """How the confidence intervals were computed."""
     seconds: float
@@ -165,6 +167,11 @@ class ArenaResult:
             )
         lines.extend(self.warnings())
         lines.extend(f"error: {e}" for e in self.errors[:5])
+        if self.rejected:
+            lines.append(
+                f"{len(self.rejected)} stored game(s) did not verify and were played again."
+            )
+            lines.extend(f"rejected: {r}" for r in self.rejected[:5])
         for b in self.bots:
             lines.extend(f"forfeit by {b.bot}: {r}" for r in b.forfeit_reasons)
         return lines
@@ -235,6 +242,7 @@ class ArenaResult:
             "reused": self.reused,
             "incomplete_deals": self.incomplete_deals,
             "errors": list(self.errors),
+            "rejected": list(self.rejected),
             "ci_method": self.ci_method,
             "warnings": self.warnings(),
             "ratings_note": self.ratings_note,

@@ -6,9 +6,12 @@ import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from cardcore._engine import MatchRecord, RecordError, verify
+from cardcore._game import Outcome
 from cardcore._host import PluginError, PluginHost, default_host
+from cardcore._isolation import START_SECONDS, IsolatedBot
 from cardcore._options import options_to_json
 from cardcore.arena._bots import BotEntry, make_bot, resolve_bots
 from cardcore.arena._executors import DaskExecutor, Executor, InlineExecutor, ProcessExecutor
@@ -30,9 +33,56 @@ from cardcore.arena._stats import (
     openskill_ratings,
 )
 from cardcore.arena._store import ArenaError, GameRow, Store
-from cardcore.arena._worker import Job, Result
+from cardcore.arena._worker import Job, Result, stop_bot_processes
 
-__all__ = ["make_job", "run_arena"]
+__all__ = ["DEFAULT_TIME_LIMIT", "make_job", "run_arena"]
+
+
+DEFAULT_TIME_LIMIT: Final = 5.0
+"""Seconds per decision in an arena when none is given."""
+
+MAX_DEALS: Final = 1_000_000
+"""The most deals one arena run may have."""
+
+MAX_GAMES: Final = 1_000_000
+"""The most games (deals times arrangements) one arena run may have."""
+
+MAX_TIME_LIMIT: Final = 86_400.0
+"""The longest time limit per decision (a day)."""
+
+MAX_WORKERS: Final = 1024
+"""The most local worker processes."""
+
+MAX_SEED: Final = 2**63
+"""Seeds lie in ``-MAX_SEED < seed < MAX_SEED``."""
+
+ISOLATIONS: Final = ("auto", "process", "none")
+"""``auto``: third-party bots in their own processes; ``process``: every bot; ``none``."""
+
+FIRST_PARTY: Final = frozenset(
+    {"cardcore", "cardcore-box", "cardcore-nestors", "cardcore-noddy", "cardcore-nyuri"}
+)
+"""Distributions developed with cardcore, whose bots ``auto`` isolation trusts."""
+
+
+def isolated_entries(
+    entries: Sequence[BotEntry], isolation: str, host: PluginHost
+) -> tuple[bool, ...]:
+    """Which entrants run in their own processes under an isolation mode.
+
+    ``auto`` isolates import-path bots and bots registered by a distribution outside
+    :data:`FIRST_PARTY` (an unknown bot id is isolated too; its check fails later).
+    """
+    if isolation == "process":
+        return (True,) * len(entries)
+    if isolation == "none":
+        return (False,) * len(entries)
+    bots = host.bots()
+    out = []
+    for e in entries:
+        spec = bots.get(e.name)
+        out.append(e.is_import_path or spec is None or spec.distribution not in FIRST_PARTY)
+    return tuple(out)
 
 
 def make_job(
@@ -43,6 +93,7 @@ def make_job(
     *,
     teams: Sequence[Sequence[int]] | None,
     max_decisions: int,
+    isolated: Sequence[bool] = (),
 ) -> Job:
     """The plain-data job of one game: deal ``deal`` in arrangement number ``index``."""
     entries = config.bots
@@ -63,6 +114,7 @@ def make_job(
         "labels": [entries[e].label for e in arrangement],
         "bot_seeds": [bot_seed(config.seed, deal, index, s) for s in range(len(arrangement))],
         "time_limit": config.time_limit,
+        "isolated": [bool(isolated and isolated[e]) for e in arrangement],
     }
 
 
@@ -117,8 +169,21 @@ def _executor(workers: int, scheduler: Any, jobs: int) -> Executor:
     return ProcessExecutor(max(1, min(workers, jobs)))
 
 
-def _check_bots(entries: Sequence[BotEntry], game: Any, host: PluginHost) -> None:
-    for e in entries:
+def _check_bots(
+    entries: Sequence[BotEntry], game: Any, host: PluginHost, isolated: Sequence[bool]
+) -> None:
+    """Build every bot once, so that a bad name or option fails before any game.
+
+    An isolated entrant is built in a process of its own, as in its games: its code
+    never runs in this process.
+    """
+    for e, alone in zip(entries, isolated, strict=True):
+        if alone:
+            with IsolatedBot(e.name, game, seed=0, options=dict(e.options)) as probe:
+                failure = probe.build(START_SECONDS)
+            if failure is not None:
+                raise ArenaError(f"bot {e.label!r} {failure}")
+            continue
         try:
             make_bot(e.name, dict(e.options), game, seed=0, host=host)
         except (PluginError, ValueError) as err:
@@ -144,8 +209,9 @@ def run_arena(
     db: str | Path | None = None,
     name: str | None = None,
     fresh: bool = False,
-    time_limit: float | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     progress: bool | None = False,
+    isolation: str = "auto",
 ) -> ArenaResult:
     """Run (or resume) a duplicate-deal tournament and return per-bot statistics.
 
@@ -175,9 +241,14 @@ def run_arena(
         db: the SQLite file (``None``: in memory, nothing kept).
         name: the run name in the database (default: the game id).
         fresh: discard a stored run of that name first.
-        time_limit: seconds per decision; a slower bot forfeits the game, and a bot that
-            never returns is stopped.
+        time_limit: seconds per decision (default 5; ``None``: no limit); a slower bot
+            forfeits the game, and a bot that has not returned 0.25 s after the limit
+            is stopped.
         progress: show a progress bar on stderr (``None``: when stderr is a terminal).
+        isolation: ``auto`` runs import-path bots and bots of third-party plugins in
+            processes of their own, fed only serialised observations; ``process`` runs
+            every bot so; ``none`` runs every bot in the worker that holds the game
+            state (see ``docs/how-to/hidden-information.md``).
 
     Returns:
         The statistics of the run's first ``games`` deals.
@@ -188,12 +259,9 @@ def run_arena(
         OptionError: a bad preset or option.
     """
     started = time.perf_counter()
-    if games < 1:
-        raise ArenaError("--games must be at least 1 (it counts deals)")
-    if workers is not None and workers < 0:
-        raise ArenaError("--workers must be 0 or more")
-    if time_limit is not None and not time_limit > 0:
-        raise ArenaError("--time-limit must be a positive number of seconds")
+    _check_numbers(games, workers, time_limit, seed, players)
+    if isolation not in ISOLATIONS:
+        raise ArenaError(f"isolation must be one of {', '.join(ISOLATIONS)}, not {isolation!r}")
     if seating not in SEATINGS:
         raise ArenaError(f"seating must be one of {', '.join(SEATINGS)}, not {seating!r}")
     host = default_host()
@@ -216,7 +284,13 @@ def run_arena(
         plan = arrangements(len(entries), n, teams, seating)
     except ValueError as e:
         raise ArenaError(f"{game}, {n} players: {e}") from None
-    _check_bots(entries, game_obj, host)
+    if games * len(plan) > MAX_GAMES:
+        raise ArenaError(
+            f"{games} deals x {len(plan)} seatings = {games * len(plan)} games is more than "
+            f"one run may hold ({MAX_GAMES}); use fewer deals or --seating rotate"
+        )
+    isolated = isolated_entries(entries, isolation, host)
+    _check_bots(entries, game_obj, host, isolated)
     config = ArenaConfig(
         game=game,
         preset=preset,
@@ -236,13 +310,23 @@ def run_arena(
     with Store(db) as store:
         store.open_run(run, config.identity(), fresh=fresh, version=__version__)
         finished = store.finished(run)
-        todo = [(d, a) for d in range(games) for a in range(len(plan)) if (d, a) not in finished]
-        reused = games * len(plan) - len(todo)
+        rejected = _check_stored(store, run, config, plan, games, game_obj, finished)
+        reused = sum(1 for d, _ in finished if d < games)
         played = 0
 
         def jobs() -> Iterator[Job]:
-            for d, a in todo:
-                yield make_job(config, d, a, plan[a], teams=teams, max_decisions=max_decisions)
+            for d in range(games):
+                for a in range(len(plan)):
+                    if (d, a) not in finished:
+                        yield make_job(
+                            config,
+                            d,
+                            a,
+                            plan[a],
+                            teams=teams,
+                            max_decisions=max_decisions,
+                            isolated=isolated,
+                        )
 
         with Progress(games * len(plan), reused, enabled=progress) as bar:
 
@@ -252,10 +336,16 @@ def run_arena(
                 played += 1
                 bar.advance()
 
-            if todo:
-                _executor(_cpus() if workers is None else workers, scheduler, len(todo)).run(
-                    jobs(), done
+            if reused < games * len(plan):
+                executor = _executor(
+                    _cpus() if workers is None else workers,
+                    scheduler,
+                    games * len(plan) - reused,
                 )
+                try:
+                    executor.run(jobs(), done)
+                finally:
+                    stop_bot_processes()  # those of isolated seats played in this process
         rows = list(store.games(run, deals=games))
     results = [
         GameResult(deal=r.deal, seats=r.seats, outcome=r.outcome)
@@ -301,6 +391,79 @@ def run_arena(
         errors=errors,
         bots=stats,
         ratings_note=note,
+        rejected=tuple(rejected),
         ci_method=CI_METHOD,
         seconds=time.perf_counter() - started,
     )
+
+
+def _check_numbers(
+    games: int, workers: int | None, time_limit: float | None, seed: int, players: int | None
+) -> None:
+    """Refuse numbers that make no sense or could not be stored or held in memory."""
+    if not 1 <= games <= MAX_DEALS:
+        raise ArenaError(f"--games must be 1-{MAX_DEALS} (it counts deals), not {games}")
+    if workers is not None and not 0 <= workers <= MAX_WORKERS:
+        raise ArenaError(f"--workers must be 0-{MAX_WORKERS}, not {workers}")
+    if time_limit is not None and not 0 < time_limit <= MAX_TIME_LIMIT:
+        raise ArenaError(
+            f"--time-limit must be more than 0 and at most {MAX_TIME_LIMIT:g} seconds, "
+            f"not {time_limit}"
+        )
+    if not -MAX_SEED < seed < MAX_SEED:
+        raise ArenaError(f"--seed must lie strictly between -2**63 and 2**63, not {seed}")
+    if players is not None and not 1 <= players <= 64:
+        raise ArenaError(f"--players must be 1-64, not {players}")
+
+
+def _check_stored(
+    store: Store,
+    run: str,
+    config: ArenaConfig,
+    plan: Sequence[Sequence[int]],
+    games: int,
+    game: Any,
+    finished: set[tuple[int, int]],
+) -> list[str]:
+    """Verify each stored game that would be reused; drop the ones that do not hold.
+
+    A stored game is reused only if its record belongs to this run (game, options,
+    seed, seats, bots) and replays to its outcome (:func:`cardcore.verify`), and if the
+    outcome column agrees with the record. The others are removed from ``finished``,
+    so they are played again, and described in the returned list.
+    """
+    rejected = []
+    labels = [e.label for e in config.bots]
+    options = dict(config.options)
+    for row in store.games(run, deals=games, records=True):
+        key = (row.deal, row.arrangement)
+        if row.status != "done" or key not in finished:
+            continue
+        why = None
+        try:
+            if row.arrangement >= len(plan) or row.record is None or row.outcome is None:
+                raise RecordError("the stored game is incomplete or has no seating")
+            record = MatchRecord.from_json(row.record, source="stored record")
+            seats = tuple(plan[row.arrangement])
+            if (
+                record.game != config.game
+                or dict(record.options) != options
+                or record.num_players != config.players
+                or record.seed != deal_seed(config.seed, row.deal)
+                or row.seed != record.seed
+                or tuple(row.seats) != seats
+                or record.bots != tuple(labels[e] for e in seats)
+            ):
+                raise RecordError("it was not played with this run's game, seed or seats")
+            verify(record, game)
+            stored = Outcome.from_json(row.outcome)
+            if record.outcome != stored or row.forfeit != stored.forfeit:
+                raise RecordError("its outcome column differs from its record")
+        except RecordError as e:
+            why = str(e)
+        except (KeyError, ValueError, TypeError) as e:
+            why = f"malformed ({type(e).__name__}: {e})"
+        if why is not None:
+            finished.discard(key)
+            rejected.append(f"deal {row.deal}, seating {row.arrangement}: {why}")
+    return rejected

@@ -7,6 +7,7 @@ configuration under the same name is refused.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import sqlite3
@@ -130,6 +131,23 @@ class Store:
         """Close the database."""
         self._db.close()
 
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn a damaged database into one clear :class:`ArenaError` naming the file."""
+        try:
+            yield
+        except sqlite3.DatabaseError as e:
+            raise ArenaError(self._damaged(e)) from None
+        except (json.JSONDecodeError, TypeError, IndexError) as e:
+            raise ArenaError(self._damaged(e)) from None
+
+    def _damaged(self, e: Exception) -> str:
+        where = self.path if self.path is not None else "the in-memory arena database"
+        return (
+            f"{where} is damaged ({type(e).__name__}: {e}); its finished games cannot be "
+            "read: restore a copy, or give another --db to start afresh"
+        )
+
     def __enter__(self) -> Store:
         return self
 
@@ -140,8 +158,9 @@ class Store:
 
     def runs(self) -> dict[str, dict[str, Any]]:
         """Every stored run's configuration, by name."""
-        rows = self._db.execute("SELECT name, config FROM runs ORDER BY name").fetchall()
-        return {name: json.loads(config) for name, config in rows}
+        with self._guard():
+            rows = self._db.execute("SELECT name, config FROM runs ORDER BY name").fetchall()
+            return {name: json.loads(config) for name, config in rows}
 
     def open_run(self, name: str, config: Mapping[str, Any], *, fresh: bool, version: str) -> None:
         """Start a run, or check that a stored run of that name has this configuration.
@@ -155,6 +174,10 @@ class Store:
         Raises:
             ArenaError: a run of that name exists with another configuration.
         """
+        with self._guard():
+            self._open_run(name, config, fresh=fresh, version=version)
+
+    def _open_run(self, name: str, config: Mapping[str, Any], *, fresh: bool, version: str) -> None:
         text = json.dumps(config, sort_keys=True)
         with self._db:
             if fresh:
@@ -185,14 +208,15 @@ class Store:
 
     def finished(self, run: str) -> set[tuple[int, int]]:
         """The (deal, arrangement) keys of the run's games that have an outcome."""
-        rows = self._db.execute(
-            "SELECT deal, arrangement FROM games WHERE run = ? AND status = 'done'", (run,)
-        )
-        return {(d, a) for d, a in rows}
+        with self._guard():
+            rows = self._db.execute(
+                "SELECT deal, arrangement FROM games WHERE run = ? AND status = 'done'", (run,)
+            )
+            return {(d, a) for d, a in rows}
 
     def add(self, run: str, row: GameRow) -> None:
         """Store one game and commit it (replacing an earlier error for that key)."""
-        with self._db:
+        with self._guard(), self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO games (run, deal, arrangement, status, seats, seed, "
                 "bot_seeds, forfeit, reason, decisions, attempts, seconds, finished, outcome, "
@@ -237,7 +261,13 @@ class Store:
         if deals is not None:
             query += " AND deal < ?"
             args += (deals,)
-        for r in self._db.execute(query + " ORDER BY deal, arrangement", args):
+        with self._guard():
+            yield from self._rows(
+                self._db.execute(query + " ORDER BY deal, arrangement", args), records
+            )
+
+    def _rows(self, cursor: Any, records: bool) -> Iterator[GameRow]:
+        for r in cursor:
             yield GameRow(
                 deal=r[0],
                 arrangement=r[1],

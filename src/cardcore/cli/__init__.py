@@ -354,7 +354,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"--as {seat} is not a seat of this match (0-{record.num_players - 1})")
     if args.verify:
         verify(record)
-        print(f"{args.file}: OK, {len(record.actions)} actions replay to the recorded outcome")
+        out = record.outcome
+        what = (
+            "the recorded outcome"
+            if out is None or out.forfeit is None
+            else f"the point where seat {out.forfeit} forfeited"
+        )
+        print(f"{args.file}: OK, {len(record.actions)} actions replay to {what}")
         return 0
     host = _host()
     try:

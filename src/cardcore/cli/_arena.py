@@ -8,6 +8,9 @@ import os
 import sys
 from typing import Any
 
+from cardcore._engine import TIME_MARGIN
+from cardcore.arena._run import DEFAULT_TIME_LIMIT, MAX_DEALS, MAX_GAMES
+
 __all__ = ["cmd_arena", "register"]
 
 _DESCRIPTION = """\
@@ -15,13 +18,16 @@ Play a tournament between bots and report, per bot, games, mean score, win share
 mean placing with 95% confidence intervals, plus openskill ratings.
 
 --games counts deals: each deal is played once in every arrangement of the bots over
-the seats (same cards each time), so a run has DEALS x ARRANGEMENTS games. A bot is a
+the seats (same cards each time), so a run has DEALS x ARRANGEMENTS games (at most
+{max_deals} deals and {max_games} games per run). A bot is a
 registered id (see 'cardcore list') or an import path package.module:Class, with
 options after colons: --bots ismcts:iterations=200,random.
 
 Every finished game is committed to the SQLite database (--db) at once. Rerunning the
-same command resumes an interrupted run; a different configuration under the same run
-name (--name, default: the game id) is refused unless --fresh or a new --name is given.
+same command resumes an interrupted run (stored games are verified by replaying them
+first; any that do not verify are played again); a different configuration under the
+same run name (--name, default: the game id) is refused unless --fresh or a new --name
+is given.
 """
 
 
@@ -30,7 +36,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "arena",
         help="run a tournament between bots",
-        description=_DESCRIPTION,
+        description=_DESCRIPTION.format(max_deals=f"{MAX_DEALS:,}", max_games=f"{MAX_GAMES:,}"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", help="game id (see 'cardcore list')")
@@ -85,8 +91,27 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--time-limit",
         type=float,
+        default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
-        help="seconds per decision; a slower bot forfeits, a hung one is stopped",
+        help=(
+            "seconds per decision (default: %(default)s); a slower bot forfeits, and one "
+            f"that has not answered {TIME_MARGIN:g} s after the limit is stopped"
+        ),
+    )
+    p.add_argument(
+        "--no-time-limit",
+        action="store_true",
+        help="no time limit (a bot that never answers then stops the arena)",
+    )
+    p.add_argument(
+        "--isolation",
+        choices=("auto", "process", "none"),
+        default="auto",
+        help=(
+            "run bots in processes of their own, fed only serialised observations: "
+            "'auto' (default) for import-path bots and bots of third-party plugins, "
+            "'process' for every bot, 'none' for no bot"
+        ),
     )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write per-bot results as CSV")
@@ -157,8 +182,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
             db=args.db,
             name=args.name,
             fresh=args.fresh,
-            time_limit=args.time_limit,
+            time_limit=None if args.no_time_limit else args.time_limit,
             progress=False if args.no_progress else None,
+            isolation=args.isolation,
         )
     except KeyboardInterrupt:
         print(

@@ -1,0 +1,436 @@
+"""Bots in their own processes, fed only serialised observations.
+
+In-process Python cannot keep a determined bot away from the game state (it can walk
+the caller's stack frames or the garbage collector). An isolated bot runs in a child
+process started afresh (a new interpreter, so it inherits none of this process's
+memory, and it does not run the caller's main module, unlike ``multiprocessing``): the
+child builds the game from its id and options and the bot from its registered id or
+import path, and receives each observation as ``observation.to_json()`` data, rebuilt
+there with ``game.observation_from_json``. The state never exists in the child.
+
+The child answers with the index of the legal action its bot chose (or the action's
+text); the parent reads only bounded JSON bytes from it (never pickles), and a child
+that does not answer in time is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import threading
+import time
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, final
+
+__all__ = ["BotProcess", "IsolatedBot", "isolated_bot"]
+
+MAX_REPLY: Final = 1 << 20
+"""The largest answer (bytes of JSON) read from a bot's process."""
+
+START_SECONDS: Final = 60.0
+"""How long a bot's process may take to start and build its bot when no limit is set."""
+
+
+class Refused(str):
+    """Why an isolated bot's answer was refused (the engine turns it into a forfeit)."""
+
+    __slots__ = ()
+
+
+@final
+class BotProcess:
+    """A child process that hosts one bot at a time; started on first use, restartable.
+
+    Several :class:`IsolatedBot` s in a row may share one (the arena reuses a process per
+    seat for the games of a worker); each rebuilds its own bot in it.
+    """
+
+    def __init__(self) -> None:
+        self._proc: Any = None
+        self._conn: Any = None
+        self._send: Any = None
+        self.owner: object = None
+        """The :class:`IsolatedBot` whose bot the process holds now."""
+        self.exitcode: int | None = None
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process is running."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def ensure(self) -> None:
+        """Start the process if it is not running."""
+        if self.alive:
+            return
+        self.stop()
+        import subprocess
+        import sys
+        from multiprocessing.connection import Connection
+
+        down_r, down_w = os.pipe()  # parent -> child
+        up_r, up_w = os.pipe()  # child -> parent
+        try:
+            proc = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed module
+                [sys.executable, "-c", _CHILD, str(down_r), str(up_w), str(os.getpid())],
+                pass_fds=(down_r, up_w),
+                stdin=subprocess.DEVNULL,
+                close_fds=True,
+            )
+        finally:
+            os.close(down_r)
+            os.close(up_w)
+        self._proc = proc
+        self._send = Connection(down_w, readable=False)
+        self._conn = Connection(up_r, writable=False)
+        self.owner = None
+        self._send.send_bytes(json.dumps({"op": "path", "path": sys.path}).encode("utf-8"))
+
+    def call(self, message: Mapping[str, Any], timeout: float | None) -> dict[str, Any] | Refused:
+        """Send one request and wait up to ``timeout`` seconds for its answer.
+
+        Returns:
+            The answer (a JSON object), or why there is none (the process is then stopped).
+        """
+        try:
+            self.ensure()
+            self._send.send_bytes(json.dumps(message, ensure_ascii=False).encode("utf-8"))
+        except (OSError, ValueError) as e:
+            self.stop()
+            return Refused(f"could not reach its process ({type(e).__name__}: {e})")
+        if not self._conn.poll(timeout):
+            self.stop()
+            return Refused(
+                f"did not answer within {timeout:g} s; its process was stopped"
+                if timeout is not None
+                else "did not answer; its process was stopped"
+            )
+        try:
+            data = self._conn.recv_bytes(MAX_REPLY)
+        except EOFError:
+            self.stop()
+            return Refused(f"ended its process (exit code {self.exitcode})")
+        except OSError as e:
+            self.stop()
+            return Refused(f"sent an answer that could not be read ({e})")
+        try:
+            reply = json.loads(data.decode("utf-8"))
+        except Exception:  # noqa: BLE001 - whatever the child sent, it is refused
+            reply = None
+        if type(reply) is not dict:
+            self.stop()
+            return Refused("sent an answer that is not a JSON object; its process was stopped")
+        return reply
+
+    def stop(self) -> None:
+        """Stop the process (at once) if it runs."""
+        proc, conn, send = self._proc, self._conn, self._send
+        self._proc = self._conn = self._send = None
+        self.owner = None
+        if send is not None:
+            with contextlib.suppress(OSError, ValueError):
+                send.send_bytes(b'{"op": "quit"}')
+            send.close()
+        if conn is not None:
+            conn.close()
+        if proc is not None:
+            try:
+                proc.wait(0.05)
+            except Exception:  # noqa: BLE001 - still running: kill it
+                proc.kill()
+                proc.wait()
+            self.exitcode = proc.returncode
+
+    def close(self) -> None:
+        """Stop the process; same as :meth:`stop`."""
+        self.stop()
+
+
+@final
+class IsolatedBot:
+    """A bot that runs in its own process; give it to :func:`cardcore.play_match`.
+
+    Build it with :func:`isolated_bot`. It behaves like the bot it names (one object, one
+    bot: it keeps its memory from match to match) but sees only what the serialised
+    observations carry. Close it (or use it as a context manager) to stop its process.
+    """
+
+    def __init__(
+        self,
+        bot: str,
+        game: Any,
+        *,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        process: BotProcess | None = None,
+        name: str | None = None,
+    ) -> None:
+        from cardcore._options import options_to_json
+
+        self.bot = bot
+        self.options = dict(options or {})
+        self.seed = seed
+        self.name = name or bot
+        self._game = game
+        self._spec = {
+            "op": "new",
+            "game": game.name,
+            "options": options_to_json(game.options),
+            "bot": bot,
+            "bot_options": self.options,
+            "seed": seed,
+        }
+        self._own = process is None
+        self.process = process if process is not None else BotProcess()
+        if self._own:
+            weakref.finalize(self, self.process.stop)
+
+    def __enter__(self) -> IsolatedBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the bot's process (if this bot owns it)."""
+        if self._own:
+            self.process.stop()
+
+    def _ready(self, timeout: float | None) -> Refused | None:
+        if self.process.alive and self.process.owner is self:
+            return None
+        reply = self.process.call(self._spec, START_SECONDS if timeout is None else timeout)
+        if type(reply) is Refused:
+            return Refused(f"could not start: {reply}")
+        assert isinstance(reply, dict)
+        if reply.get("ok") is not True:
+            kind, text = _text(reply.get("error")), _text(reply.get("message"))
+            return Refused(f"could not start: {kind}: {text}")
+        self.process.owner = self
+        return None
+
+    # ---- the engine's side (never raises) ----------------------------------------------
+
+    def build(self, timeout: float | None) -> str | None:
+        """Start the process and build the bot there; why it failed, or ``None``."""
+        return self._ready(timeout)
+
+    def start(self, seat: int, num_players: int, timeout: float | None) -> str | None:
+        """Build the bot in its process and call its ``start_match``; a failure's reason."""
+        failure = self._ready(timeout)
+        if failure is not None:
+            return failure
+        reply = self.process.call(
+            {"op": "start", "seat": seat, "players": num_players},
+            START_SECONDS if timeout is None else timeout,
+        )
+        if type(reply) is Refused:
+            return Refused(f"in start_match: {reply}")
+        assert isinstance(reply, dict)
+        if reply.get("ok") is not True:
+            kind, text = _text(reply.get("error")), _text(reply.get("message"))
+            return Refused(f"raised {kind} in start_match: {text}")
+        return None
+
+    def decide(self, observation: Any, legal: Sequence[Any], limit: float | None) -> Any:
+        """The bot's answer to ``observation``: one of ``legal``, a text, or a Refused."""
+        from cardcore._engine import TIME_MARGIN
+
+        failure = self._ready(None if limit is None else max(limit, START_SECONDS))
+        if failure is not None:
+            return failure
+        t0 = time.perf_counter()
+        reply = self.process.call(
+            {"op": "act", "observation": observation.to_json()},
+            None if limit is None else limit + TIME_MARGIN,
+        )
+        took = time.perf_counter() - t0
+        if type(reply) is Refused:
+            return reply
+        assert isinstance(reply, dict)
+        if limit is not None and took > limit:
+            return Refused(f"took {took:.2f} s (limit {limit:g} s)")
+        if "error" in reply:
+            return Refused(f"raised {_text(reply['error'])}: {_text(reply.get('message'))}")
+        index = reply.get("index")
+        if type(index) is int and 0 <= index < len(legal):
+            return legal[index]
+        text = reply.get("text")
+        made = reply.get("type")
+        if type(text) is str and type(made) is str:  # an object, sent as its text
+            try:
+                return self._game.parse_action(text)
+            except Exception:  # noqa: BLE001 - not the text of an action of this game
+                return Refused(
+                    f"returned an illegal action: a {made[:100]}, which is not an action "
+                    f"of {self._game.name} (its text is {text[:100]!r})"
+                )
+        if type(text) is str:
+            return text
+        return Refused("sent an answer with neither a legal index nor an action text")
+
+    def end(self, outcome: Any, timeout: float | None) -> None:
+        """Tell the bot the result (its answer and failures do not matter any more)."""
+        if self.process.alive and self.process.owner is self:
+            self.process.call(
+                {"op": "end", "outcome": outcome.to_json()},
+                START_SECONDS if timeout is None else timeout,
+            )
+
+    # ---- the bot protocol, for code that calls bots directly ---------------------------
+
+    def start_match(self, game: Any, seat: int, num_players: int) -> None:
+        """Start a match (raises ``RuntimeError`` if the bot fails)."""
+        failure = self.start(seat, num_players, None)
+        if failure is not None:
+            raise RuntimeError(failure)
+
+    def act(self, observation: Any) -> Any:
+        """The bot's action for ``observation`` (raises ``RuntimeError`` if it fails)."""
+        legal = observation.legal_actions
+        answer = self.decide(observation, legal, None)
+        if type(answer) is Refused:
+            raise RuntimeError(answer)
+        return answer
+
+    def end_match(self, outcome: Any) -> None:
+        """End a match."""
+        self.end(outcome, None)
+
+
+def isolated_bot(
+    bot: str, game: Any, *, seed: int = 0, name: str | None = None, **options: Any
+) -> IsolatedBot:
+    """A bot that runs in its own process and receives only serialised observations.
+
+    Example:
+        ``with isolated_bot("mybots:Greedy", game, seed=1) as b: play_match(game, [b, r])``
+
+    Args:
+        bot: a registered bot id or an import path ``package.module:Factory``, built in
+            the child as ``factory(game, seed=seed, **options)``.
+        game: the game (it must be installed, so that the child can load it by id).
+        seed: the bot's seed.
+        name: the name it is recorded under (default: ``bot``).
+        **options: the bot's options (JSON values).
+
+    Returns:
+        The bot; its process starts at its first match. Close it when done.
+    """
+    return IsolatedBot(bot, game, seed=seed, options=options, name=name)
+
+
+def _text(value: object) -> str:
+    return value[:500] if type(value) is str else "an unreadable error"
+
+
+# ---- the child --------------------------------------------------------------------------
+
+
+def _orphan_guard(parent: int) -> None:
+    """Exit when the parent process is gone, instead of lingering."""
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+_CHILD: Final = "import sys; from cardcore._isolation import child_entry; child_entry(sys.argv[1:])"
+"""What a bot's process runs: a fresh interpreter that imports only this module."""
+
+
+def child_entry(argv: Sequence[str]) -> None:
+    """The start of a bot's process: ``argv`` holds its two pipe ends and the parent."""
+    import sys
+    from multiprocessing.connection import Connection
+
+    down, up, parent = (int(a) for a in argv)
+    recv = Connection(down, writable=False)
+    send = Connection(up, readable=False)
+    first = json.loads(recv.recv_bytes().decode("utf-8"))
+    if first.get("op") == "path":
+        sys.path[:] = [str(p) for p in first["path"]]
+    child_main(_Duplex(recv, send), parent)
+
+
+@final
+class _Duplex:
+    """Two one-way connections as one (what :func:`child_main` reads and writes)."""
+
+    def __init__(self, recv: Any, send: Any) -> None:
+        self._recv = recv
+        self._send = send
+
+    def recv_bytes(self) -> bytes:
+        data: bytes = self._recv.recv_bytes()
+        return data
+
+    def send_bytes(self, data: bytes) -> None:
+        self._send.send_bytes(data)
+
+
+def child_main(conn: Any, parent: int) -> None:
+    """The loop of a bot's process: build, start, act, end, until told to quit."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    threading.Thread(target=_orphan_guard, args=(parent,), daemon=True).start()
+    host = None
+    games: dict[str, Any] = {}
+    game: Any = None
+    bot: Any = None
+    while True:
+        try:
+            message = json.loads(conn.recv_bytes().decode("utf-8"))
+        except (EOFError, OSError):
+            return
+        op = message.get("op")
+        if op == "quit":
+            return
+        try:
+            reply: dict[str, Any] = {"ok": True}
+            if op == "new":
+                from cardcore._host import default_host
+                from cardcore.arena._bots import make_bot
+
+                host = host or default_host()
+                key = json.dumps([message["game"], message["options"]], sort_keys=True)
+                if key not in games:
+                    games[key] = host.load_game(message["game"], **message["options"])
+                game = games[key]
+                bot = make_bot(message["bot"], message["bot_options"], game, seed=message["seed"])
+            elif op == "start":
+                hook = getattr(bot, "start_match", None)
+                if hook is not None:
+                    hook(game, message["seat"], message["players"])
+            elif op == "act":
+                observation = game.observation_from_json(message["observation"])
+                legal = observation.legal_actions  # before the bot can touch it
+                action = bot.act(observation)
+                for i, a in enumerate(legal):
+                    if a is action:
+                        reply = {"index": i}
+                        break
+                else:
+                    if isinstance(action, str):
+                        reply = {"text": action}
+                    else:
+                        made = type(action)
+                        reply = {"text": str(action), "type": f"{made.__module__}.{made.__name__}"}
+            elif op == "end":
+                from cardcore._game import Outcome
+
+                hook = getattr(bot, "end_match", None)
+                if hook is not None:
+                    hook(Outcome.from_json(message["outcome"]))
+            else:
+                reply = {"error": f"unknown request {op!r}"}
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - reported as the bot's failure
+            from cardcore._engine import _exc
+
+            kind, text = _exc(e)
+            reply = {"error": kind, "message": text}
+        try:
+            conn.send_bytes(json.dumps(reply, ensure_ascii=False).encode("utf-8"))
+        except (OSError, ValueError):
+            return
