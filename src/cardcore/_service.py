@@ -15,7 +15,6 @@ its limit or returns anything but a legal action forfeits, as in
 from __future__ import annotations
 
 import contextlib
-import enum
 import itertools
 import threading
 import time
@@ -24,10 +23,11 @@ from typing import Any, Final, final
 
 import attrs
 
-from cardcore._cards import Card, parse_card
-from cardcore._engine import MatchRecord
+from cardcore._cards import parse_card
+from cardcore._engine import MatchRecord, accept
 from cardcore._game import Game, IllegalActionError, Outcome
 from cardcore._host import PluginError, PluginHost, default_host
+from cardcore._isolation import Refused
 from cardcore._options import OptionError, option_infos, options_to_json
 
 __all__ = ["MatchService", "ServiceError"]
@@ -87,46 +87,6 @@ def _bot_act(bot: Any, observation: Any, limit: float) -> tuple[Any, str | None]
     if took > limit:
         return None, f"took {took:.2f} s (limit {limit:g} s)"
     return box.get("action"), None
-
-
-_SAFE: Final = (int, str, float, bool, type(None), Card)
-
-
-def _plain(value: Any, depth: int = 0) -> bool:
-    """Whether a value is built only of types whose methods no bot can have replaced."""
-    t = type(value)
-    if t in _SAFE or isinstance(value, enum.Enum):
-        return True
-    if t in (tuple, frozenset) and depth < 4:
-        return all(_plain(v, depth + 1) for v in value)
-    if attrs.has(t) and depth < 4:
-        return all(_plain(getattr(value, f.name), depth + 1) for f in attrs.fields(t))
-    return False
-
-
-def _accept(game: Game[Any, Any, Any], legal: Sequence[Any], action: Any) -> Any | None:
-    """The legal action a bot meant, or ``None``; never runs code the bot could supply.
-
-    Accepted: one of the legal actions itself (by identity); an object of exactly the
-    type of a legal action whose fields are plain values (compared by the game's own
-    equality); or a plain ``str`` that the game parses to a legal action.
-    """
-    for a in legal:
-        if a is action:
-            return a
-    kind = type(action)
-    if kind is str:
-        try:
-            action = game.parse_action(action)
-        except ValueError:
-            return None
-        kind = type(action)
-    elif not _plain(action):
-        return None
-    for a in legal:
-        if type(a) is kind and a == action:
-            return a
-    return None
 
 
 @final
@@ -358,8 +318,8 @@ class MatchService:
                     "error": f"cannot read {action!r}: {e}",
                     "legal_actions": legal,
                 }
-            found = _accept(m.game, obs.legal_actions, str(chosen))
-            if found is None:
+            found = accept(m.game, obs.legal_actions, str(chosen))
+            if isinstance(found, Refused):
                 return {
                     "ok": False,
                     "error": f"{action!r} is not legal now",
@@ -460,9 +420,9 @@ class MatchService:
             legal = obs.legal_actions
             action, why = _bot_act(m.bots[to_move], obs, self._bot_seconds)
             if why is None:
-                chosen = _accept(m.game, legal, action)
-                if chosen is None:
-                    why = f"returned something that is not a legal action ({type(action).__name__})"
+                chosen = accept(m.game, legal, action)
+                if isinstance(chosen, Refused):
+                    why = str(chosen)
                 else:
                     m.state = m.game.apply(m.state, chosen)
                     m.actions.append(str(chosen))

@@ -176,7 +176,7 @@ def test_several_matches_run_at_once_and_idle_ones_are_dropped() -> None:
     ("bot", "reason"),
     [
         ("t-sleeper", "took more than 0.3 s"),
-        ("t-equals-all", "not a legal action"),
+        ("t-equals-all", "returned an illegal action"),
         ("t-crasher", "raised RuntimeError: boom"),
     ],
 )
