@@ -16,6 +16,7 @@ from typing import Any, Union
 
 import attrs
 
+from cardcore._actions import LazyActions
 from cardcore._cards import Card, parse_card
 from cardcore._table import Layout, TableView
 
@@ -69,7 +70,7 @@ class JsonCodec:
             return out
         if isinstance(value, frozenset):
             return sorted((self.encode(v) for v in value), key=repr)
-        if isinstance(value, tuple | list):
+        if isinstance(value, tuple | list | LazyActions):
             return [self.encode(v) for v in value]
         if isinstance(value, Mapping):
             return {str(k): self.encode(v) for k, v in value.items()}

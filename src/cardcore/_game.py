@@ -68,8 +68,11 @@ class Observation(Protocol):
         ...
 
     @property
-    def legal_actions(self) -> tuple[Any, ...]:
-        """The observing seat's legal actions when it is to move, else ``()``."""
+    def legal_actions(self) -> Sequence[Any]:
+        """The observing seat's legal actions when it is to move, else ``()``.
+
+        A tuple, or a :class:`cardcore.LazyActions` when the actions are many.
+        """
         ...
 
     @property
@@ -276,8 +279,13 @@ class Game(Protocol[S, A, O_]):
         """The seat to decide, or ``None`` when the game is over."""
         ...
 
-    def legal_actions(self, state: S) -> tuple[A, ...]:
-        """The current player's legal actions in a fixed order (``()`` when over)."""
+    def legal_actions(self, state: S) -> Sequence[A]:
+        """The current player's legal actions in a fixed order (``()`` when over).
+
+        A tuple, or, when listing every action would cost more than the decision, a
+        :class:`cardcore.LazyActions` (length, indexing, membership and iteration,
+        building an action only when it is read). Either way, read it as a sequence.
+        """
         ...
 
     def apply(self, state: S, action: A) -> S:

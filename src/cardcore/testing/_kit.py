@@ -198,7 +198,7 @@ class _Checker:
             self.rng_leak_check(s)
 
     def observation_checks(
-        self, s: Any, seat: int, cur: int | None, legal: tuple[Any, ...], *, full: bool
+        self, s: Any, seat: int, cur: int | None, legal: Sequence[Any], *, full: bool
     ) -> None:
         g = self.game
         obs = g.observe(s, seat)
@@ -304,7 +304,7 @@ class _Checker:
         _require(parsed == action, "round-trip", f"{text!r} parses to {parsed!r}, not {action!r}")
         return after
 
-    def illegal_checks(self, s: Any, legal: tuple[Any, ...]) -> None:
+    def illegal_checks(self, s: Any, legal: Sequence[Any]) -> None:
         g = self.game
         before = pickle.dumps(s)
         candidates: list[object] = list(_GARBAGE)
