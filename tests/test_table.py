@@ -326,3 +326,36 @@ def test_sample_table_deals_exactly_as_the_reference(
     else:
         assert got == want
         assert isinstance(got, CardTable) and got.view(seat) == view
+
+
+def test_a_view_holds_nothing_of_the_table_it_came_from() -> None:
+    """No object reachable from a seat's view is the table or its hidden order."""
+    import gc
+
+    from cardcore import DECK_52, CardTable, Layout, Visibility, Zone
+
+    layout = Layout(
+        (
+            Zone("stock", Visibility.HIDDEN, ordered=True),
+            Zone("hand0", Visibility.OWNER, owner=0),
+            Zone("hand1", Visibility.OWNER, owner=1),
+        ),
+        2,
+        (1 << 52) - 1,
+    )
+    table = layout.new_table([c.id for c in DECK_52], "stock")
+    _, table = table.draw(0, 1)
+    _, table = table.draw(0, 2)
+    secret = table.orders[0]
+    for seat in (-1, 0, 1):
+        view = table.view(seat)
+        seen: set[int] = set()
+        todo: list[object] = [view]
+        while todo:
+            obj = todo.pop()
+            if id(obj) in seen or isinstance(obj, (Layout, type)):
+                continue
+            seen.add(id(obj))
+            assert not isinstance(obj, CardTable), f"seat {seat}'s view reaches the table"
+            assert not (type(obj) is tuple and obj == secret), f"seat {seat} sees the stock"
+            todo.extend(gc.get_referents(obj))

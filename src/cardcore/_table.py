@@ -341,16 +341,15 @@ class CardTable(NamedTuple):
     def view(self, seat: int) -> TableView:
         """What ``seat`` knows of the table (``-1``: an onlooker who sees only the public).
 
-        The view is computed when first read: an observation that a bot never looks at
-        costs one small object here.
+        The view holds only what the seat knows: never the table itself, so nothing in an
+        observation reaches a card the seat has not seen.
         """
         if not -1 <= seat < self[0].num_seats:
             raise ValueError(f"no seat {seat} at a table of {self[0].num_seats}")
         view = _new_view(TableView)
         _set_layout(view, self[0])
         _set_seat(view, seat)
-        _set_table(view, self)
-        _set_parts(view, None)
+        _set_parts(view, _project(self, seat))
         return view
 
     def check(self) -> None:
@@ -409,8 +408,18 @@ def _project(table: CardTable, seat: int) -> _Parts:
         k = known_by[seat]
     known = tuple([m & k for m in masks])
     if k & deck != deck:
-        # Hide the unknown positions of ordered zones (unordered ones hold ``()``).
-        orders = tuple([tuple([c if (k >> c) & 1 else -1 for c in o]) if o else o for o in orders])
+        # Hide the unknown positions of ordered zones (unordered ones hold ``()``): a zone
+        # the seat knows wholly, or not at all, needs no card-by-card look.
+        orders = tuple(
+            [
+                o
+                if not o or m & k == m
+                else (-1,) * len(o)
+                if not m & k
+                else tuple([c if (k >> c) & 1 else -1 for c in o])
+                for o, m in zip(orders, masks, strict=True)
+            ]
+        )
     return tuple([m.bit_count() for m in masks]), known, orders
 
 
@@ -422,10 +431,7 @@ class TableView:
     """The card part of one seat's observation: what that seat knows of the table.
 
     A frozen value, compared and hashed by seat, sizes, known cards and orders (not by
-    layout). :meth:`CardTable.view` makes views that compute those parts only when first
-    read, so building an observation that nobody reads costs next to nothing; a view
-    built from its parts (``TableView(layout, seat, sizes, known, orders)``) behaves the
-    same.
+    layout). It holds only those parts, never the table it was projected from.
 
     Args:
         layout: the zones.
@@ -435,14 +441,13 @@ class TableView:
         orders: per ordered zone, bottom to top, a card id or ``-1`` where unknown.
     """
 
-    __slots__ = ("_parts", "_table", "layout", "seat")
+    __slots__ = ("_parts", "layout", "seat")
 
     layout: Layout
     """The zones."""
     seat: int
     """The observing seat (``-1``: an onlooker)."""
-    _table: CardTable | None
-    _parts: _Parts | None
+    _parts: _Parts
 
     def __init__(
         self,
@@ -454,37 +459,22 @@ class TableView:
     ) -> None:
         _set_layout(self, layout)
         _set_seat(self, seat)
-        _set_table(self, None)
         _set_parts(self, (tuple(sizes), tuple(known), tuple(orders)))
-
-    def _get_parts(self) -> _Parts:
-        parts = self._parts
-        if parts is None:
-            assert self._table is not None
-            parts = _project(self._table, self.seat)
-            _set_parts(self, parts)
-            _set_table(self, None)
-        return parts
 
     @property
     def sizes(self) -> tuple[int, ...]:
         """Per zone, how many cards it holds (always public)."""
-        parts = self._parts
-        if parts is None:
-            table = self._table
-            assert table is not None
-            return tuple([m.bit_count() for m in table[1]])
-        return parts[0]
+        return self._parts[0]
 
     @property
     def known(self) -> tuple[int, ...]:
         """Per zone, the mask of the cards the seat knows to be there."""
-        return (self._parts or self._get_parts())[1]
+        return self._parts[1]
 
     @property
     def orders(self) -> tuple[tuple[int, ...], ...]:
         """Per ordered zone, bottom to top, a card id or ``-1`` where the seat does not know."""
-        return (self._parts or self._get_parts())[2]
+        return self._parts[2]
 
     def __setattr__(self, name: str, value: object) -> None:
         raise attrs.exceptions.FrozenInstanceError()
@@ -496,16 +486,14 @@ class TableView:
         if other.__class__ is not TableView:
             return NotImplemented
         assert isinstance(other, TableView)
-        return self.seat == other.seat and (self._parts or self._get_parts()) == (
-            other._parts or other._get_parts()
-        )
+        return self.seat == other.seat and self._parts == other._parts
 
     def __ne__(self, other: object) -> bool:
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
     def __hash__(self) -> int:
-        return hash((TableView, self.seat, self._parts or self._get_parts()))
+        return hash((TableView, self.seat, self._parts))
 
     def __reduce__(self) -> tuple[type[TableView], tuple[object, ...]]:
         return (TableView, (self.layout, self.seat, self.sizes, self.known, self.orders))
@@ -589,10 +577,7 @@ class TableView:
 _new_view: Final = object.__new__
 _set_layout: Final[Callable[[TableView, Layout], None]] = TableView.__dict__["layout"].__set__
 _set_seat: Final[Callable[[TableView, int], None]] = TableView.__dict__["seat"].__set__
-_set_table: Final[Callable[[TableView, CardTable | None], None]] = TableView.__dict__[
-    "_table"
-].__set__
-_set_parts: Final[Callable[[TableView, _Parts | None], None]] = TableView.__dict__["_parts"].__set__
+_set_parts: Final[Callable[[TableView, _Parts], None]] = TableView.__dict__["_parts"].__set__
 """The slots' own setters: a view is frozen to everyone else."""
 
 
@@ -626,7 +611,7 @@ def sample_table(
         ValueError: when no deal satisfies the constraints.
     """
     layout = view.layout
-    sizes, known_parts, view_orders = view._parts or view._get_parts()
+    sizes, known_parts, view_orders = view._parts
     known_all = 0
     for m in known_parts:
         known_all |= m
