@@ -9,6 +9,8 @@ from cardcore.testing import _strategies as strategies
 from cardcore.testing._bots_check import check_bot_options
 from cardcore.testing._golden import assert_golden, playthrough
 from cardcore.testing._kit import (
+    DEFAULT_TIMEOUT,
+    MAX_GAMES,
     PROPERTIES,
     CheckResult,
     Config,
@@ -19,9 +21,11 @@ from cardcore.testing._kit import (
     configurations,
     run_checks,
 )
-from cardcore.testing._pytest_plugin import parametrize_configurations
+from cardcore.testing._params import parametrize_configurations
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_GAMES",
     "PROPERTIES",
     "CheckResult",
     "Config",
