@@ -8,44 +8,26 @@ but not to a bot, so two observations are "the same" only if every part of them 
 from __future__ import annotations
 
 import enum
-import pickle
 import random
 from fractions import Fraction
 from typing import Any, Final
 
 import attrs
 
-__all__ = ["canonical", "difference", "dump", "perturb"]
+__all__ = ["canonical", "difference", "perturb"]
 
 _ATOMS: Final = (type(None), bool, int, float, str, bytes, complex, Fraction, enum.Enum)
+_ATOM_TYPES: Final = frozenset({type(None), bool, int, float, str, bytes})
 _MAX_DEPTH: Final = 80
 
 
-def dump(value: Any) -> bytes | None:
-    """The pickle of a value, or ``None`` when it cannot be pickled."""
-    try:
-        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # noqa: BLE001 - an unpicklable value is compared field by field
-        return None
-
-
-def difference(a: Any, b: Any, a_dump: bytes | None = None) -> str | None:
+def difference(a: Any, b: Any) -> str | None:
     """Where ``a`` and ``b`` differ (a field path such as ``table.known``), or ``None``.
 
-    Equal pickles prove equality of every stored attribute (the fast path); otherwise
-    the two values are walked field by field, ``eq=False`` fields included, so a
-    different sharing of equal sub-objects is never reported as a difference.
-
-    Args:
-        a: one value.
-        b: the other.
-        a_dump: ``dump(a)`` when the caller already has it.
+    Every attribute is compared, ``eq=False`` fields included; parts that are the very
+    same object are skipped, so comparing two observations that share most of their
+    history costs little.
     """
-    if a is b:
-        return None
-    da = a_dump if a_dump is not None else dump(a)
-    if da is not None and da == dump(b):
-        return None
     return _diff(a, b, "", 0)
 
 
@@ -84,6 +66,8 @@ def _diff(a: Any, b: Any, path: str, depth: int) -> str | None:
         if len(a) != len(b):
             return f"{where} (length {len(a)} against {len(b)})"
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x is y or (type(x) is type(y) and type(x) in _ATOM_TYPES and x == y):
+                continue
             d = _diff(x, y, f"{path}[{i}]", depth + 1)
             if d is not None:
                 return d
