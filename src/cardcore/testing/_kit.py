@@ -998,6 +998,7 @@ def run_checks(
     timeout: float = DEFAULT_TIMEOUT,
     hash_seeds: bool = True,
     tick: Callable[[], None] | None = None,
+    jobs: int = 1,
 ) -> Report:
     """Check a game (an id, or a Game object for a single configuration); never raises.
 
@@ -1016,11 +1017,16 @@ def run_checks(
         hash_seeds: also compare seeded games in two fresh processes with different
             ``PYTHONHASHSEED`` values (property ``hash-seed``).
         tick: called after each random game that passed.
+        jobs: worker processes for a game id checked with the installed plugins
+            (configurations run side by side; results are the same as with one).
     """
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be between 1 and {MAX_GAMES}, not {games}")
     if not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, not {timeout}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    own_host = host is None
     host = host or default_host()
     builds: list[tuple[str, Game[Any, Any, Any], Mapping[str, Any] | None]] = []
     ident: Mapping[str, Any] | None
@@ -1036,7 +1042,7 @@ def run_checks(
         name = game.name
     report = Report(game=name)
     stats = [0, 0]
-    jobs: list[tuple[str, int, Game[Any, Any, Any], Mapping[str, Any] | None]] = []
+    tasks: list[tuple[str, int, Game[Any, Any, Any], Mapping[str, Any] | None]] = []
     for label, g, ident in builds:
         counts = (
             list(players) if players is not None else list(range(g.min_players, g.max_players + 1))
@@ -1044,21 +1050,94 @@ def run_checks(
         for n in counts:
             if not g.min_players <= n <= g.max_players:
                 raise ValueError(f"{name} plays {g.min_players}-{g.max_players} players, not {n}")
-            jobs.append((label, n, g, ident))
-    for label, n, g, _ in jobs:
-        if progress is not None:
-            progress(f"{name} {label} players={n}")
-        result = _check_config(
-            g, n, games, seed, Path(failure_dir), stats, label=label, timeout=timeout, tick=tick
-        )
-        report.results.append((label, n, result))
+            tasks.append((label, n, g, ident))
+    out_dir = Path(failure_dir)
+    if jobs > 1 and own_host and len(tasks) > 1 and all(t[3] is not None for t in tasks):
+        results = _run_parallel(tasks, jobs, games, seed, out_dir, timeout, stats, progress, tick)
+    else:
+        results = []
+        for label, n, g, _ in tasks:
+            if progress is not None:
+                progress(f"{name} {label} players={n}")
+            result = _check_config(
+                g, n, games, seed, out_dir, stats, label=label, timeout=timeout, tick=tick
+            )
+            results.append((label, n, result))
+    report.results.extend(results)
     if hash_seeds:
         if progress is not None:
-            progress(f"{name}: seeded games under two other hash seeds")
-        for (label, n), result in _hash_seed_checks(jobs, seed, timeout).items():
+            progress(f"{name}: seeded games in two fresh processes with other hash seeds")
+        for (label, n), result in _hash_seed_checks(tasks, seed, timeout).items():
             report.results.append((label, n, result))
     report.games_played, report.decisions = stats
     return report
+
+
+def _job(
+    ident: Mapping[str, Any],
+    label: str,
+    n: int,
+    games: int,
+    seed: int,
+    failure_dir: str,
+    timeout: float,
+) -> tuple[CheckResult, int, int]:
+    """One configuration and player count, in a worker process (default plugin host)."""
+    spec = default_host().game_spec(ident["game"])
+    opts = build_options(spec.options_type, spec.presets, ident["preset"], ident["overrides"])
+    stats = [0, 0]
+    result = _check_config(
+        spec.factory(opts), n, games, seed, Path(failure_dir), stats, label=label, timeout=timeout
+    )
+    return result, stats[0], stats[1]
+
+
+def _run_parallel(
+    tasks: Sequence[tuple[str, int, Game[Any, Any, Any], Mapping[str, Any] | None]],
+    jobs: int,
+    games: int,
+    seed: int,
+    failure_dir: Path,
+    timeout: float,
+    stats: list[int],
+    progress: Callable[[str], None] | None,
+    tick: Callable[[], None] | None,
+) -> list[tuple[str, int, CheckResult]]:
+    """Check the configurations in ``jobs`` worker processes; results in task order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    done: dict[int, tuple[str, int, CheckResult]] = {}
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx) as pool:
+        futures = {}
+        for i, (label, n, _, ident) in enumerate(tasks):
+            assert ident is not None
+            fut = pool.submit(_job, ident, label, n, games, seed, str(failure_dir), timeout)
+            futures[fut] = i
+        try:
+            for fut in as_completed(futures):
+                i = futures[fut]
+                label, n = tasks[i][0], tasks[i][1]
+                try:
+                    result, played, decisions = fut.result()
+                except Exception as e:  # noqa: BLE001 - a worker died: report, keep the rest
+                    result = CheckResult(
+                        "no-crash", False, f"the worker process failed: {type(e).__name__}: {e}"
+                    )
+                    played = decisions = 0
+                stats[0] += played
+                stats[1] += decisions
+                done[i] = (label, n, result)
+                if progress is not None:
+                    progress(f"{label} players={n} done")
+                if tick is not None:
+                    for _ in range(games):
+                        tick()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return [done[i] for i in range(len(tasks))]
 
 
 MAX_GAMES: Final = 100_000
