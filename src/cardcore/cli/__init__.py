@@ -462,7 +462,6 @@ def cmd_certify(args: argparse.Namespace) -> int:
             players=players,
             games=args.games,
             seed=args.seed,
-            host=host,
             failure_dir=args.failure_dir,
             timeout=args.timeout,
             tick=tick if show else None,
