@@ -8,6 +8,7 @@ but not to a bot, so two observations are "the same" only if every part of them 
 from __future__ import annotations
 
 import enum
+import operator
 import random
 from fractions import Fraction
 from typing import Any, Final
@@ -31,25 +32,41 @@ def difference(a: Any, b: Any) -> str | None:
     return _diff(a, b, "", 0)
 
 
+_LAYOUT: dict[type, tuple[tuple[str, ...], tuple[str, ...], bool]] = {}
+
+
+def _layout(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """(attrs field names, other public slot names, whether instances have a __dict__)."""
+    known = _LAYOUT.get(cls)
+    if known is None:
+        fields = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else ()
+        slots: list[str] = []
+        for c in cls.__mro__:
+            for name in getattr(c, "__slots__", ()):
+                if name not in fields and not name.startswith("_") and name not in slots:
+                    slots.append(name)
+        known = (fields, tuple(slots), "__dict__" in dir(cls))
+        _LAYOUT[cls] = known
+    return known
+
+
 def _attributes(x: Any) -> dict[str, Any]:
     """Every stored attribute: attrs fields (even ``eq=False`` ones), then public extras.
 
     Attributes outside the attrs fields whose names start with ``_`` are caches (a
     cached hash, say) and are left out.
     """
-    out: dict[str, Any] = {}
-    if attrs.has(type(x)):
-        for f in attrs.fields(type(x)):
-            out[f.name] = getattr(x, f.name, None)
-    d = getattr(x, "__dict__", None)
-    if isinstance(d, dict):
-        for k, v in d.items():
-            if not k.startswith("_"):
-                out.setdefault(k, v)
-    for cls in type(x).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if name not in out and not name.startswith("_") and hasattr(x, name):
-                out[name] = getattr(x, name)
+    fields, slots, has_dict = _layout(type(x))
+    out = {name: getattr(x, name, None) for name in fields}
+    for name in slots:
+        if hasattr(x, name):
+            out[name] = getattr(x, name)
+    if has_dict:
+        d = getattr(x, "__dict__", None)
+        if isinstance(d, dict):
+            for k, v in d.items():
+                if not k.startswith("_"):
+                    out.setdefault(k, v)
     return out
 
 
@@ -65,6 +82,8 @@ def _diff(a: Any, b: Any, path: str, depth: int) -> str | None:
     if isinstance(a, tuple | list):
         if len(a) != len(b):
             return f"{where} (length {len(a)} against {len(b)})"
+        if all(map(operator.is_, a, b)):
+            return None
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x is y or (type(x) is type(y) and type(x) in _ATOM_TYPES and x == y):
                 continue
@@ -87,8 +106,11 @@ def _diff(a: Any, b: Any, path: str, depth: int) -> str | None:
         return None if a == b else where
     if set(fa) != set(fb):
         return f"{where} (attributes {sorted(set(fa) ^ set(fb))})"
-    for k in fa:
-        d = _diff(fa[k], fb[k], f"{path}.{k}" if path else k, depth + 1)
+    for k, x in fa.items():
+        y = fb[k]
+        if x is y:
+            continue
+        d = _diff(x, y, f"{path}.{k}" if path else k, depth + 1)
         if d is not None:
             return d
     return None
