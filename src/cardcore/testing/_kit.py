@@ -1067,7 +1067,10 @@ def run_checks(
     if hash_seeds:
         if progress is not None:
             progress(f"{name}: seeded games in two fresh processes with other hash seeds")
-        for (label, n), result in _hash_seed_checks(tasks, seed, timeout).items():
+        # A fresh process knows only the installed plugins: with another host, the
+        # games travel as pickles instead of ids.
+        shipped = tasks if own_host else [(lb, k, g, None) for lb, k, g, _ in tasks]
+        for (label, n), result in _hash_seed_checks(shipped, seed, timeout).items():
             report.results.append((label, n, result))
     report.games_played, report.decisions = stats
     return report
