@@ -33,6 +33,20 @@ def difference(a: Any, b: Any) -> str | None:
 
 
 _LAYOUT: dict[type, tuple[tuple[str, ...], tuple[str, ...], bool]] = {}
+_BY_REDUCE: dict[type, bool] = {}
+
+
+def _reduces(cls: type) -> bool:
+    """Whether a class that is not attrs says what its value is through ``__reduce__``.
+
+    Such a class (a lazy card-table view, say) may keep its value in private caches;
+    the arguments it pickles with are its value.
+    """
+    known = _BY_REDUCE.get(cls)
+    if known is None:
+        known = not attrs.has(cls) and getattr(cls, "__reduce__", None) is not object.__reduce__
+        _BY_REDUCE[cls] = known
+    return known
 
 
 def _layout(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
@@ -56,6 +70,10 @@ def _attributes(x: Any) -> dict[str, Any]:
     Attributes outside the attrs fields whose names start with ``_`` are caches (a
     cached hash, say) and are left out.
     """
+    if _reduces(type(x)):
+        reduced = x.__reduce__()
+        if isinstance(reduced, tuple) and len(reduced) >= 2 and isinstance(reduced[1], tuple):
+            return {f"[{i}]": v for i, v in enumerate(reduced[1])}
     fields, slots, has_dict = _layout(type(x))
     out = {name: getattr(x, name, None) for name in fields}
     for name in slots:
