@@ -227,6 +227,12 @@ class Game(Protocol[S, A, O_]):
 
     Build games with :func:`cardcore.load_game`. All methods are pure: ``apply`` returns
     a new state and never changes its input.
+
+    Hidden information lives in the state's ``table`` (cards) and ``rng``; every other
+    state field is public, so any seat's observation determines it. A game that keeps
+    other hidden data (hidden from every seat) names those fields in an optional class
+    attribute ``hidden_state_fields: tuple[str, ...]``; the conformance kit then changes
+    them and checks that no observation changes.
     """
 
     @property

@@ -405,8 +405,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_certify(args: argparse.Namespace) -> int:
     """Run the conformance kit on an installed game."""
-    from cardcore.testing import PROPERTIES, Config, configurations, run_checks
+    import json
+    import os
+    import time
 
+    from cardcore.testing import MAX_GAMES, PROPERTIES, Config, configurations, run_checks
+
+    if not 1 <= args.games <= MAX_GAMES:
+        raise CliError(f"--games must be between 1 and {MAX_GAMES}, not {args.games}")
+    if not -(2**63) <= args.seed < 2**63:
+        raise CliError(f"--seed must fit in 64 bits, not {args.seed}")
+    if not 0 < args.timeout <= 86_400:
+        raise CliError(f"--timeout must be between 0 and 86400 seconds, not {args.timeout:g}")
+    cpus = os.cpu_count() or 1
+    jobs = args.jobs if args.jobs is not None else cpus
+    if not 1 <= jobs <= 256:
+        raise CliError(f"--jobs must be between 1 and 256, not {jobs}")
     host = _host()
     spec = host.game_spec(args.game)
     if args.preset:
@@ -415,26 +429,76 @@ def cmd_certify(args: argparse.Namespace) -> int:
         configs = [Config(args.preset)]
     else:
         configs = configurations(spec)
-    players = [args.players] if args.players else None
+    if args.players is not None and not spec.min_players <= args.players <= spec.max_players:
+        raise CliError(
+            f"--players: {args.game} plays {spec.min_players}-{spec.max_players} players, "
+            f"not {args.players}"
+        )
+    players = [args.players] if args.players is not None else None
+    counts = 1 if players else spec.max_players - spec.min_players + 1
+    total = len(configs) * counts * args.games
+    start = time.monotonic()
+    show = not args.quiet and sys.stderr.isatty()
+    done = [0]
 
-    def progress(line: str) -> None:
-        print(f"  checking {line} ...", file=sys.stderr, flush=True)
+    def clock(seconds: float) -> str:
+        m, sec = divmod(int(seconds + 0.5), 60)
+        return f"{m}m{sec:02d}s" if m else f"{sec}s"
 
-    report = run_checks(
-        args.game,
-        configs=configs,
-        players=players,
-        games=args.games,
-        seed=args.seed,
-        host=host,
-        failure_dir=args.failure_dir,
-        progress=None if args.quiet else progress,
-    )
+    def tick() -> None:
+        done[0] += 1
+        elapsed = time.monotonic() - start
+        eta = elapsed / done[0] * (total - done[0])
+        sys.stderr.write(
+            f"\r  {args.game}: {done[0]}/{total} games, {clock(elapsed)} elapsed, "
+            f"about {clock(eta)} left \x1b[K"
+        )
+        sys.stderr.flush()
+
+    try:
+        report = run_checks(
+            args.game,
+            configs=configs,
+            players=players,
+            games=args.games,
+            seed=args.seed,
+            failure_dir=args.failure_dir,
+            timeout=args.timeout,
+            tick=tick if show else None,
+            jobs=jobs,
+        )
+    finally:
+        if show:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+    seconds = time.monotonic() - start
+    failed = {r.property for _, _, r in report.failures()}
+    if args.json:
+        data = {
+            "game": args.game,
+            "certified": report.ok,
+            "configurations": [c.label() for c in configs],
+            "games": report.games_played,
+            "decisions": report.decisions,
+            "seconds": round(seconds, 3),
+            "properties": {p: ("failed" if p in failed else "passed") for p in PROPERTIES},
+            "failures": [
+                {
+                    "property": r.property,
+                    "configuration": label,
+                    "players": n,
+                    "message": r.message,
+                    "record": str(r.record_path) if r.record_path else None,
+                }
+                for label, n, r in report.failures()
+            ],
+        }
+        print(json.dumps(data, indent=1, ensure_ascii=False))
+        return 0 if report.ok else 1
     print(
         f"cardcore certify {args.game}: {len(configs)} configuration(s), "
-        f"{report.games_played} games, {report.decisions} decisions"
+        f"{report.games_played} games, {report.decisions} decisions, {clock(seconds)}"
     )
-    failed = {(r.property) for _, _, r in report.failures()}
     for prop, text in PROPERTIES.items():
         mark = "FAILED" if prop in failed else "passed"
         print(f"  {mark:<7}{prop:<19} {text}")
@@ -574,11 +638,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--games",
         type=int,
         default=10,
-        help="random games per configuration (default: %(default)s)",
+        help="random games per configuration and player count (default: %(default)s)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed (default: %(default)s)")
     p.add_argument("--failure-dir", default="cardcore-failures", help="where failing replays go")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="time limit for one game with all its checks (default: %(default)g)",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        metavar="N",
+        help="check configurations in N processes side by side (default: one per CPU)",
+    )
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on the terminal")
     p.set_defaults(func=cmd_certify)
 
     for module in _EXTRA_COMMANDS:

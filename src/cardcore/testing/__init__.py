@@ -3,25 +3,39 @@
 Use :func:`check_game` in a plugin's test suite, or ``cardcore certify GAME`` from the
 shell. :func:`playthrough` and :func:`assert_golden` keep golden playthroughs, and the
 ``strategies`` module has Hypothesis strategies for cards, options and reachable states.
+
+The names are imported on first use, so that loading the package (pytest does, through
+the ``cardcore`` pytest plugin, in every project of an environment) costs nothing and
+imports neither the kit nor Hypothesis.
 """
 
-from cardcore.testing import _strategies as strategies
-from cardcore.testing._bots_check import check_bot_options
-from cardcore.testing._golden import assert_golden, playthrough
-from cardcore.testing._kit import (
-    PROPERTIES,
-    CheckResult,
-    Config,
-    ConformanceError,
-    Report,
-    check_bot,
-    check_game,
-    configurations,
-    run_checks,
-)
-from cardcore.testing._pytest_plugin import parametrize_configurations
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardcore.testing import _strategies as strategies
+    from cardcore.testing._bots_check import check_bot_options
+    from cardcore.testing._golden import assert_golden, playthrough
+    from cardcore.testing._kit import (
+        DEFAULT_TIMEOUT,
+        MAX_GAMES,
+        PROPERTIES,
+        CheckResult,
+        Config,
+        ConformanceError,
+        Report,
+        check_bot,
+        check_game,
+        configurations,
+        run_checks,
+    )
+    from cardcore.testing._params import parametrize_configurations
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_GAMES",
     "PROPERTIES",
     "CheckResult",
     "Config",
@@ -37,3 +51,24 @@ __all__ = [
     "run_checks",
     "strategies",
 ]
+
+_HOME = {
+    "assert_golden": "cardcore.testing._golden",
+    "check_bot_options": "cardcore.testing._bots_check",
+    "playthrough": "cardcore.testing._golden",
+    "parametrize_configurations": "cardcore.testing._params",
+    "strategies": "cardcore.testing._strategies",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'cardcore.testing' has no attribute {name!r}")
+    module = importlib.import_module(_HOME.get(name, "cardcore.testing._kit"))
+    value = module if name == "strategies" else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
