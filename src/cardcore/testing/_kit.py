@@ -1210,21 +1210,23 @@ def check_bot(
     seed: int = 0,
     host: PluginHost | None = None,
 ) -> None:
-    """Check a bot: legal, crash-free, within its time limit and reproducible.
+    """Check a bot: declared options, legal, crash-free, within its time limit, reproducible.
 
-    It must only return legal actions, never crash, keep to ``time_limit`` and play the
-    same way for the same seed.
+    It must declare its options (:func:`check_bot_options`), only return legal actions,
+    never crash, keep to ``time_limit`` and play the same way for the same seed.
 
     The bot plays every seat in turn against ``random`` through :func:`cardcore.play_match`,
     so it only ever receives observations.
 
     Raises:
-        ConformanceError: property ``bot-legal`` (forfeit: an illegal action, a crash or
-            running over ``time_limit``) or ``bot-determinism``.
+        ConformanceError: property ``bot-options``, ``bot-legal`` (forfeit: an illegal
+            action, a crash or running over ``time_limit``) or ``bot-determinism``.
     """
     from cardcore._engine import play_match
+    from cardcore.testing._bots_check import check_bot_options
 
     host = host or default_host()
+    check_bot_options(bot, host=host)
     g = host.load_game(game) if isinstance(game, str) else game
     n = players or g.min_players
     opts = dict(options or {})
