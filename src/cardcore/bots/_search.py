@@ -48,11 +48,11 @@ def game_hints(game: Game[Any, Any, Any]) -> SearchHints:
 
 def _rollout_policy(game: Game[Any, Any, Any], rollout: str, rng: random.Random) -> Policy:
     if rollout == "random":
-        legal_actions = game.legal_actions
+        legal_actions, uniform = game.legal_actions, rng.random
 
         def pick(state: Any) -> Any:
             legal = legal_actions(state)
-            return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+            return legal[int(uniform() * len(legal))]
 
         return pick
     from cardcore._host import default_host
