@@ -42,6 +42,23 @@ def _ids(mask: int) -> list[int]:
     return out
 
 
+_C_BEATS: dict[tuple[int, int, int], int] = {}
+"""Memo of :func:`_c_beats` (at most 36 x 36 x 3 entries)."""
+
+
+def _c_beats(a: int, b: int, trump: int) -> int:
+    """The cards with which C keeps B from winning the trick A, B (a mask of card ids)."""
+    key = (a, b, trump)
+    mask = _C_BEATS.get(key)
+    if mask is None:
+        mask = 0
+        for c in _ids(_ALL & ~(1 << a) & ~(1 << b)):
+            if trick_winner(a, b, c, trump) != 1:
+                mask |= 1 << c
+        _C_BEATS[key] = mask
+    return mask
+
+
 @final
 class NestorsHeuristic:
     """Plays Nestors like a sensible beginner, by a few rules of thumb.
@@ -184,14 +201,14 @@ class NestorsHeuristic:
         for s in range(4):
             if (o.play.voids[c_seat] >> s) & 1:
                 unseen &= ~_SUIT_MASK[s]
-        pool = _ids(unseen)
+        pool = unseen.bit_count()
         k = t.size(HAND + c_seat)
         best: tuple[float, float] | None = None
         choice = legal[0]
         for x in legal:
-            beaters = sum(1 for y in pool if trick_winner(a, x, y, o.deal.trump) != 1)
-            if len(pool) >= k:
-                p = comb(len(pool) - beaters, k) / comb(len(pool), k) if pool else 1.0
+            beaters = (_c_beats(a, x, o.deal.trump) & unseen).bit_count()
+            if pool >= k:
+                p = comb(pool - beaters, k) / comb(pool, k) if pool else 1.0
             else:
                 p = 0.0
             value = pot + card_points(x, o.deal.trump) + 2
