@@ -72,6 +72,13 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--deals", type=int, default=20, help="deals per matchup (default 20)")
+    ap.add_argument(
+        "--deals-for",
+        action="append",
+        default=[],
+        metavar="GAME=N",
+        help="deals per matchup for one game (repeatable), e.g. nestors=10",
+    )
     ap.add_argument("--seed", type=int, default=1, help="the arena seed (default 1)")
     ap.add_argument("--workers", type=int, default=2, help="worker processes (0: in process)")
     budget = ap.add_argument_group("budget (default: each bot's own defaults)")
@@ -98,6 +105,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-write", action="store_true", help="print the rows only")
     args = ap.parse_args(argv)
     games = args.game or list(GAMES)
+    deals = dict.fromkeys(GAMES, args.deals)
+    for item in args.deals_for:
+        name, _, n = item.partition("=")
+        if name not in deals or not n.isdigit() or int(n) < 1:
+            ap.error(f"--deals-for {item!r}: expected GAME=N with a game of {', '.join(GAMES)}")
+        deals[name] = int(n)
     rows = []
     started = time.perf_counter()
     for game in games:
@@ -106,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
         for a, b in matchups(game, args):
             t0 = time.perf_counter()
             result = run_arena(
-                game, [a, b], games=args.deals, seed=args.seed, workers=args.workers,
+                game, [a, b], games=deals[game], seed=args.seed, workers=args.workers,
                 options=options,
             )  # fmt: skip
             took = time.perf_counter() - t0

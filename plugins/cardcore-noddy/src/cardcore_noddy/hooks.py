@@ -66,6 +66,9 @@ def cardcore_register_search_hints() -> Iterator[SearchHints]:
     """Tell ``ismcts`` and ``pimc`` how to play Noddy.
 
     Returns:
-        Play-outs stop at the end of the hand and are scored from the race's scores.
+        Heuristic play-outs that stop at the end of the hand, scored from the race's
+        scores.
     """
-    yield SearchHints(game="noddy", value=race_value, segment=hand_number)
+    yield SearchHints(
+        game="noddy", rollout="noddy-heuristic", value=race_value, segment=hand_number
+    )

@@ -66,6 +66,7 @@ def cardcore_register_search_hints() -> Iterator[SearchHints]:
     """Tell ``ismcts`` and ``pimc`` how to play Nyuri.
 
     Returns:
-        A score-aware value: the win share, plus a little for the card margin.
+        Heuristic play-outs and a score-aware value: the win share, plus a little for
+        the card margin.
     """
-    yield SearchHints(game="nyuri", value=count_value)
+    yield SearchHints(game="nyuri", rollout="nyuri-heuristic", value=count_value)
