@@ -380,3 +380,29 @@ def test_the_host_collects_and_checks_search_hints() -> None:
     twice.register(_hints_module(SearchHints(game="toy")), name="two")
     assert twice.search_hints() == {}
     assert [(c.kind, c.name) for c in twice.conflicts] == [("search hints", "toy")]
+
+
+
+def test_a_new_node_first_tries_what_the_rollout_bot_would_play() -> None:
+    """With a bot as rollout policy, expansion starts from that bot's choice."""
+    g = load_game("nestors")
+    state = g.initial_state(4, 11)
+    seat = g.current_player(state)
+    assert seat is not None
+    obs = g.observe(state, seat)
+    assert len(obs.legal_actions) > 2
+    heuristic = load_bot("nestors-heuristic", g).act(obs)
+    firsts = set()
+    for seed in range(4):
+        bot = ISMCTSBot(g, seed=seed, iterations=1)
+        bot.act(obs)
+        assert bot.last_tree is not None
+        firsts.add(tuple(bot.last_tree.edges))
+    assert firsts == {(heuristic,)}
+    unguided = set()
+    for seed in range(8):
+        bot = ISMCTSBot(g, seed=seed, iterations=1, policy_first=False)
+        bot.act(obs)
+        assert bot.last_tree is not None
+        unguided.add(tuple(bot.last_tree.edges))
+    assert len(unguided) > 1

@@ -46,7 +46,10 @@ def game_hints(game: Game[Any, Any, Any]) -> SearchHints:
     return default_host().search_hints().get(game.name) or SearchHints(game=game.name)
 
 
-def _rollout_policy(game: Game[Any, Any, Any], rollout: str, rng: random.Random) -> Policy:
+def _rollout_policy(
+    game: Game[Any, Any, Any], rollout: str, rng: random.Random
+) -> tuple[Policy, bool]:
+    """The play-out policy, and whether it is a bot (worth following) rather than random."""
     if rollout == "random":
         legal_actions, uniform = game.legal_actions, rng.random
 
@@ -54,7 +57,7 @@ def _rollout_policy(game: Game[Any, Any, Any], rollout: str, rng: random.Random)
             legal = legal_actions(state)
             return legal[int(uniform() * len(legal))]
 
-        return pick
+        return pick, False
     from cardcore._host import default_host
 
     host = default_host()
@@ -71,7 +74,7 @@ def _rollout_policy(game: Game[Any, Any, Any], rollout: str, rng: random.Random)
             bot = bots[seat] = host.load_bot(rollout, game, seed=rng.randrange(2**31))
         return bot.act(observe(state, seat))
 
-    return by_bot
+    return by_bot, True
 
 
 @final
@@ -85,8 +88,8 @@ class _Playout:
     """
 
     __slots__ = (
-        "finish",
         "game",
+        "guides",
         "horizon",
         "policy",
         "rep",
@@ -100,6 +103,7 @@ class _Playout:
         self,
         game: Game[Any, Any, Any],
         policy: Policy,
+        guides: bool,
         value: Callable[[Any, int], float] | None,
         segment: Callable[[Any], Hashable] | None,
         horizon: int,
@@ -107,6 +111,8 @@ class _Playout:
     ) -> None:
         self.game = game
         self.policy = policy
+        self.guides = guides
+        """Whether the policy is a bot worth following (not uniformly random)."""
         self.value = value
         self.segment = segment if value is not None else None
         self.horizon = horizon if value is not None else 0
@@ -175,7 +181,9 @@ def _resolve(
     if horizon is not None and horizon < 0:
         raise ValueError(f"horizon must be >= 0, not {horizon}")
     h = hints if hints is not None else game_hints(game)
-    policy = _rollout_policy(game, rollout if rollout is not None else h.rollout or "random", rng)
+    policy, guides = _rollout_policy(
+        game, rollout if rollout is not None else h.rollout or "random", rng
+    )
     value: Callable[[Any, int], float] | None = getattr(game, "evaluate", None)
     if h.value is not None:
         value = functools.partial(h.value, game)
@@ -183,6 +191,7 @@ def _resolve(
     play = _Playout(
         game,
         policy,
+        guides,
         value,
         segment,
         h.horizon if horizon is None else horizon,
@@ -277,6 +286,9 @@ class ISMCTSBot:
             searching seat's information ends there) and score them with its value.
         score_value: score finished play-outs with the game's score-aware value where
             its hints give one (a win by more is worth more); false: by win share.
+        policy_first: when a node is new, expand first the action the rollout bot would
+            play there (with a bot as rollout policy; random expansion otherwise), so a
+            line's first estimate is of sensible play rather than of a random move.
         hints: the search hints to use instead of the ones the game's plugin registers.
     """
 
@@ -295,6 +307,7 @@ class ISMCTSBot:
         opponent_model: bool | None = None,
         hand_end: bool = True,
         score_value: bool = True,
+        policy_first: bool = True,
         hints: SearchHints | None = None,
     ) -> None:
         self.game = game
@@ -309,6 +322,7 @@ class ISMCTSBot:
             exploration if exploration is not None else h.exploration or DEFAULT_EXPLORATION
         )
         self.opponent_model = bool(h.opponent_model if opponent_model is None else opponent_model)
+        self.policy_first = bool(policy_first) and self._play.guides
         self.last_tree: _Node | None = None
         """The root of the last search's tree (for inspection and tests)."""
         self.last_iterations = 0
@@ -326,6 +340,7 @@ class ISMCTSBot:
         sample, policy, segment = game.sample_state, play.policy, play.segment
         log, sqrt, randrange = math.log, math.sqrt, rng.randrange
         me, model = observation.seat, self.opponent_model
+        guided = self.policy_first
         root = _Node(me)
         cap = self.iterations
         clock = _clock
@@ -361,6 +376,11 @@ class ISMCTSBot:
                             e.avail += 1
                     if untried:
                         a = untried[randrange(len(untried))] if len(untried) > 1 else untried[0]
+                        if guided and len(untried) > 1:
+                            # A new node first tries what the policy would play there.
+                            choice = policy(state)
+                            if choice in untried:
+                                a = choice
                         e = edges[a] = _Edge()
                         path.append((e, seat))
                         state = apply(state, a)
