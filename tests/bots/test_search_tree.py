@@ -406,3 +406,29 @@ def test_a_new_node_first_tries_what_the_rollout_bot_would_play() -> None:
         assert bot.last_tree is not None
         unguided.add(tuple(bot.last_tree.edges))
     assert len(unguided) > 1
+
+
+@pytest.mark.parametrize("name", ["nyuri", "noddy", "box", "nestors"])
+def test_each_games_value_is_a_reward_that_ranks_the_winner_first(name: str) -> None:
+    """Hinted values lie in [0, 1], partners share one, and a finished game's winner gets most."""
+    options = {"threshold": 100} if name == "nestors" else {}
+    g = load_game(name, **options)
+    hints = load_bot("ismcts", g).hints
+    assert hints.value is not None
+    n = g.min_players if g.min_players > 2 else 2
+    bots = [load_bot("random", g, seed=s) for s in range(n)]
+    state = g.initial_state(n, 4)
+    teams = g.teams(n) or tuple((s,) for s in range(n))
+    while True:
+        values = [hints.value(g, state, s) for s in range(n)]
+        assert all(0.0 <= v <= 1.0 for v in values), values
+        for team in teams:
+            assert len({values[s] for s in team}) == 1
+        seat = g.current_player(state)
+        if seat is None:
+            break
+        state = g.apply(state, bots[seat].act(g.observe(state, seat)))
+    outcome = g.outcome(state)
+    assert outcome is not None
+    best = max(values)
+    assert {s for s in range(n) if values[s] == best} == set(outcome.winners)
