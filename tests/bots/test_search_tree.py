@@ -411,7 +411,7 @@ def test_a_new_node_first_tries_what_the_rollout_bot_would_play() -> None:
 @pytest.mark.parametrize("name", ["nyuri", "noddy", "box", "nestors"])
 def test_each_games_value_is_a_reward_that_ranks_the_winner_first(name: str) -> None:
     """Hinted values lie in [0, 1], partners share one, and a finished game's winner gets most."""
-    options = {"threshold": 100} if name == "nestors" else {}
+    options: dict[str, Any] = {"threshold": 100} if name == "nestors" else {}
     g = load_game(name, **options)
     hints = load_bot("ismcts", g).hints
     assert hints.value is not None
