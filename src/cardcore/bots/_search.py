@@ -480,6 +480,7 @@ class PIMCBot:
         seat = observation.seat
         seats = (seat,)
         totals = dict.fromkeys(legal, 0.0)
+        counts = dict.fromkeys(legal, 0)
         cap = self.determinizations
         clock = _clock
         deadline = None if self.seconds is None else clock() + self.seconds
@@ -490,12 +491,19 @@ class PIMCBot:
                 break
             state = game.sample_state(observation, self._rng)
             root_segment = segment(state) if segment is not None else None
+            late = False
             for a in legal:
+                if deadline is not None and done and clock() >= deadline:
+                    late = True  # out of time part-way: compare means over what was played
+                    break
                 after = game.apply(state, a)
                 for _ in range(self.rollouts):
                     end = play.run(after, root_segment)
                     totals[a] += play.rewards(end, seats)[seat]
+                counts[a] += self.rollouts
+            if late:
+                break
         else:
             done = cap if cap is not None else done
         self.last_samples = done
-        return max(legal, key=lambda a: totals[a])
+        return max(legal, key=lambda a: totals[a] / counts[a] if counts[a] else -1.0)
