@@ -382,7 +382,6 @@ def test_the_host_collects_and_checks_search_hints() -> None:
     assert [(c.kind, c.name) for c in twice.conflicts] == [("search hints", "toy")]
 
 
-
 def test_a_new_node_first_tries_what_the_rollout_bot_would_play() -> None:
     """With a bot as rollout policy, expansion starts from that bot's choice."""
     g = load_game("nestors")
