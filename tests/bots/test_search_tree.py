@@ -316,7 +316,7 @@ def test_play_outs_stop_at_the_end_of_the_hand() -> None:
     hand = state.deal.number
     played: set[int] = set()
     scored: set[int] = set()
-    hints = load_bot("ismcts", g).hints
+    hints = ISMCTSBot(g).hints
     assert hints.segment is not None and hints.value is not None
 
     def value(game: Any, st: Any, s: int) -> float:
@@ -342,13 +342,13 @@ def test_play_outs_stop_at_the_end_of_the_hand() -> None:
 def test_the_installed_games_declare_hints_that_the_defaults_use() -> None:
     """``ismcts`` and ``pimc`` with no options take each game's hints; others get generic ones."""
     nestors = load_game("nestors")
-    bot = load_bot("ismcts", nestors)
+    bot = ISMCTSBot(nestors)
     assert bot.hints.rollout == "nestors-heuristic" and bot.opponent_model
     assert bot.hints.segment is not None
-    assert load_bot("pimc", nestors).hints.segment is not None
+    assert PIMCBot(nestors).hints.segment is not None
     for game in ("nyuri", "noddy", "box"):
-        assert load_bot("ismcts", load_game(game)).hints.value is not None
-    generic = load_bot("ismcts", load_game("highcard"))
+        assert ISMCTSBot(load_game(game)).hints.value is not None
+    generic = ISMCTSBot(load_game("highcard"))
     assert generic.hints == SearchHints(game="highcard")
     assert generic.iterations == _search.DEFAULT_ITERATIONS and not generic.opponent_model
 
@@ -412,7 +412,7 @@ def test_each_games_value_is_a_reward_that_ranks_the_winner_first(name: str) -> 
     """Hinted values lie in [0, 1], partners share one, and a finished game's winner gets most."""
     options: dict[str, Any] = {"threshold": 100} if name == "nestors" else {}
     g = load_game(name, **options)
-    hints = load_bot("ismcts", g).hints
+    hints = ISMCTSBot(g).hints
     assert hints.value is not None
     n = g.min_players if g.min_players > 2 else 2
     bots = [load_bot("random", g, seed=s) for s in range(n)]
