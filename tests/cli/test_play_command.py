@@ -59,7 +59,10 @@ def test_play_takes_a_module_class_bot_from_the_current_directory(
             "ismcts:iters=5,random",
             "bot 'ismcts' has no option 'iters'; its options are: iterations",
         ),
-        ("ismcts:iterations=abc,random", "bot 'ismcts': iterations must be an integer or none, not 'abc'"),
+        (
+            "ismcts:iterations=abc,random",
+            "bot 'ismcts': iterations must be an integer or none, not 'abc'",
+        ),
         ("no_such_module_xyz:Bot,random", "cannot import 'no_such_module_xyz'"),
     ],
 )
