@@ -32,7 +32,7 @@ from cardcore._game import (
     Outcome,
     State,
 )
-from cardcore._hooks import CardcoreHooks, hookimpl
+from cardcore._hooks import CardcoreHooks, SearchHints, hookimpl
 from cardcore._host import (
     PluginConflict,
     PluginError,
@@ -100,6 +100,7 @@ __all__ = [
     "PluginProblem",
     "Rank",
     "RecordError",
+    "SearchHints",
     "State",
     "Step",
     "Suit",

@@ -7,19 +7,78 @@ records and never touches the host.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, Protocol, final
 
+import attrs
 import pluggy
 
 from cardcore._game import BotSpec, CodecSpec, GameSpec
 
-__all__ = ["CardcoreHooks", "hookimpl", "hookspec"]
+__all__ = ["CardcoreHooks", "SearchHints", "hookimpl", "hookspec"]
 
 hookspec = pluggy.HookspecMarker("cardcore")
 """Marks hook specifications (used by cardcore only)."""
 hookimpl = pluggy.HookimplMarker("cardcore")
 """Marks a plugin's hook implementations: ``@hookimpl def cardcore_register_games(): ...``."""
+
+
+def _non_negative(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 0:
+        raise ValueError(f"SearchHints.{attribute.name} must be >= 0, not {value}")
+
+
+def _positive_or_none(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and value <= 0:
+        raise ValueError(f"SearchHints.{attribute.name} must be positive, not {value}")
+
+
+@final
+@attrs.frozen(kw_only=True)
+class SearchHints:
+    """What a game tells the search bots (``ismcts``, ``pimc``) about playing it well.
+
+    Returned by ``cardcore_register_search_hints``. Every field is optional: a game that
+    registers no hints is searched with generic defaults (random play-outs to the end of
+    the game, win share as the value). The bots' own options override each hint.
+
+    The functions receive full states: the determinised samples the search plays on,
+    never the real state of a match.
+    """
+
+    game: str
+    """The game id the hints are for (``nestors``)."""
+    rollout: str | None = None
+    """A bot id (usually the game's heuristic) that plays the play-outs, and the other
+    seats inside the tree when :attr:`opponent_model` is on; ``None``: random play-outs."""
+    opponent_model: bool = False
+    """Whether the other seats should move as :attr:`rollout` would inside the tree."""
+    value: Callable[[Any, Any, int], float] | None = None
+    """``value(game, state, seat)``: a 0-to-1 estimate of the seat's (its team's) result,
+    for finished and unfinished states alike. It scores play-outs cut short, and finished
+    games too, so it may be score-aware (a win by more is worth more). A game method
+    ``evaluate(self, state, seat)`` fits as it is."""
+    segment: Callable[[Any, Any], Hashable] | None = None
+    """``segment(game, state)``: which part of the game a state is in (the hand number
+    in a many-hand match). Play-outs stop where it changes, where the searching seat's
+    information ends, and :attr:`value` scores the state there. Needs :attr:`value`."""
+    horizon: int = attrs.field(default=0, validator=_non_negative)
+    """Stop each play-out after this many decisions and score it with :attr:`value`
+    (0: no limit). Needs :attr:`value`."""
+    iterations: int | None = attrs.field(default=None, validator=_positive_or_none)
+    """The ISMCTS iterations per decision when neither ``iterations`` nor ``seconds``
+    is given (``None``: the generic default)."""
+    exploration: float | None = attrs.field(default=None, validator=_positive_or_none)
+    """The ISMCTS UCB exploration constant (``None``: the generic default)."""
+    determinizations: int | None = attrs.field(default=None, validator=_positive_or_none)
+    """The PIMC samples per decision by default (``None``: the generic default)."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.value is None and (self.segment is not None or self.horizon):
+            raise ValueError(
+                f"search hints for {self.game!r}: segment and horizon cut play-outs "
+                "short, so they need a value function to score where they stop"
+            )
 
 
 class CardcoreHooks(Protocol):
@@ -67,5 +126,20 @@ class CardcoreHooks(Protocol):
 
         Returns:
             The plugin's codecs, as :class:`cardcore.CodecSpec` records.
+        """
+        ...
+
+    @hookspec
+    def cardcore_register_search_hints(self) -> Iterable[SearchHints]:
+        """Register search hints: how ``ismcts`` and ``pimc`` play a plugin's games best.
+
+        Example:
+            >>> from cardcore import SearchHints, hookimpl
+            >>> @hookimpl
+            ... def cardcore_register_search_hints():
+            ...     yield SearchHints(game="mygame", rollout="mygame-heuristic")  # doctest: +SKIP
+
+        Returns:
+            The plugin's hints, as :class:`cardcore.SearchHints` records, one per game.
         """
         ...

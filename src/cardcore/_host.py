@@ -29,7 +29,7 @@ from cardcore._botspec import (
     parse_bot_spec,
 )
 from cardcore._game import Bot, BotSpec, CodecSpec, Game, GameSpec
-from cardcore._hooks import CardcoreHooks
+from cardcore._hooks import CardcoreHooks, SearchHints
 from cardcore._options import build_options
 
 __all__ = [
@@ -50,8 +50,8 @@ MAX_RECORDS = 1000
 PREFER_ENV = "CARDCORE_PREFER"
 """Environment variable choosing a provider for a contested id: ``nyuri=cardcore-nyuri,...``."""
 
-_Kind = Literal["game", "bot", "codec"]
-_R = TypeVar("_R", GameSpec, BotSpec, CodecSpec)
+_Kind = Literal["game", "bot", "codec", "search hints"]
+_R = TypeVar("_R", GameSpec, BotSpec, CodecSpec, SearchHints)
 
 
 @final
@@ -95,7 +95,7 @@ class PluginConflict:
     """One id registered by more than one plugin, and what the host did about it."""
 
     kind: str
-    """``game``, ``bot`` or ``codec`` (a codec's id is its game's id)."""
+    """``game``, ``bot``, ``codec`` or ``search hints`` (the last two by their game's id)."""
     name: str
     """The contested id (``nyuri``)."""
     providers: tuple[str, ...]
@@ -197,6 +197,7 @@ class PluginHost:
         self._games: dict[str, GameSpec] | None = None
         self._bots: dict[str, BotSpec] | None = None
         self._codecs: dict[str, CodecSpec] | None = None
+        self._hints: dict[str, SearchHints] | None = None
         self._conflicts: list[PluginConflict] = []
         if prefer is None:
             parsed, bad = _parse_prefer(os.environ.get(PREFER_ENV, ""))
@@ -247,7 +248,7 @@ class PluginHost:
                         f"(the hooks are {', '.join(hooks)})",
                     )
                 )
-        self._games = self._bots = self._codecs = None
+        self._games = self._bots = self._codecs = self._hints = None
 
     def _load_entrypoints(self) -> None:
         eps = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)
@@ -314,6 +315,12 @@ class PluginHost:
         self._collect()
         assert self._codecs is not None
         return self._codecs
+
+    def search_hints(self) -> Mapping[str, SearchHints]:
+        """Every game's search hints (``cardcore_register_search_hints``) by game id."""
+        self._collect()
+        assert self._hints is not None
+        return self._hints
 
     def game_spec(self, name: str) -> GameSpec:
         """The spec of one game.
@@ -415,16 +422,23 @@ class PluginHost:
     # ---- the only caller of pm.hook ------------------------------------------------
 
     def _collect(self) -> None:
-        if self._games is not None and self._bots is not None and self._codecs is not None:
+        if (
+            self._games is not None
+            and self._bots is not None
+            and self._codecs is not None
+            and self._hints is not None
+        ):
             return
         self._problems = [p for p in self._problems if not p.error.startswith("register: ")]
         self._conflicts = []
         games = self._gather("cardcore_register_games", GameSpec)
         bots = self._gather("cardcore_register_bots", BotSpec)
         codecs = self._gather("cardcore_register_codecs", CodecSpec)
+        hints = self._gather("cardcore_register_search_hints", SearchHints)
         self._games = self._resolve("game", games)
         self._bots = self._resolve("bot", bots)
         self._codecs = self._resolve("codec", codecs)
+        self._hints = self._resolve("search hints", hints)
 
     def _gather(self, hook_name: str, kind: type[_R]) -> dict[str, list[tuple[_R, PluginInfo]]]:
         """Every record of one hook by id, with the plugin that gave it; faults reported."""
@@ -499,6 +513,8 @@ def _stamp(rec: _R, info: PluginInfo) -> tuple[str, _R]:
     """The record's id, and the record with its provider filled in."""
     if isinstance(rec, CodecSpec):
         return rec.game, attrs.evolve(rec, source=rec.source or info.name)
+    if isinstance(rec, SearchHints):
+        return rec.game, rec
     return rec.name, attrs.evolve(
         rec,
         distribution=rec.distribution or info.distribution,

@@ -83,11 +83,22 @@ def test_pimc_respects_its_budget() -> None:
 def test_a_time_budget_stops_the_search() -> None:
     """With a tiny time budget the search stops early, still returning a legal action."""
     g = CountingGame()
-    bot = ISMCTSBot(g, seed=1, iterations=10**6, time_budget=0.01)
+    bot = ISMCTSBot(g, seed=1, iterations=10**6, seconds=0.01)
     state = g.initial_state(3, 5)
     obs = g.observe(state, g.current_player(state) or 0)
     assert bot.act(obs) in obs.legal_actions
     assert g.samples < 10**6
+
+
+def test_the_old_time_budget_option_is_refused_by_name() -> None:
+    """``time_budget`` was renamed ``seconds``: the old name is an error that names it."""
+    g = load_game("highcard")
+    with pytest.raises(ValueError, match="time_budget"):
+        load_bot("ismcts", g, time_budget=0.5)
+    with pytest.raises(ValueError, match="seconds"):
+        ISMCTSBot(g, seconds=0)
+    with pytest.raises(ValueError, match="seconds"):
+        PIMCBot(g, seconds=-1.0)
 
 
 def test_rollout_with_an_installed_bot() -> None:
@@ -159,9 +170,10 @@ def test_horizon_is_ignored_by_games_without_an_estimate() -> None:
 
 def _branching(node: Any, me: int, out: dict[str, int]) -> dict[str, int]:
     kind = "mine" if node.seat == me else "theirs"
-    if node.seat >= 0:
-        out[kind] = max(out.get(kind, 0), len(node.children))
-    for child in node.children.values():
+    actions = set(node.edges) | {a for a, _ in node.kids}
+    if node.seat >= 0 and actions:
+        out[kind] = max(out.get(kind, 0), len(actions))
+    for child in node.kids.values():
         _branching(child, me, out)
     return out
 

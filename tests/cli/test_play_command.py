@@ -59,7 +59,10 @@ def test_play_takes_a_module_class_bot_from_the_current_directory(
             "ismcts:iters=5,random",
             "bot 'ismcts' has no option 'iters'; its options are: iterations",
         ),
-        ("ismcts:iterations=abc,random", "bot 'ismcts': iterations must be an integer, not 'abc'"),
+        (
+            "ismcts:iterations=abc,random",
+            "bot 'ismcts': iterations must be an integer or none, not 'abc'",
+        ),
         ("no_such_module_xyz:Bot,random", "cannot import 'no_such_module_xyz'"),
     ],
 )
@@ -189,15 +192,15 @@ def test_list_shows_bot_options(capsys: pytest.CaptureFixture[str]) -> None:
     """`list` shows each bot's options; `--json` gives them as data."""
     code, out, _ = run(capsys, "list")
     assert code == 0
-    assert "options: iterations: int = 300; time_budget: float | None = None" in out
+    assert "options: iterations: int | None = None; seconds: float | None = None" in out
     code, out, _ = run(capsys, "list", "--json")
     bots = {b["id"]: b for b in json.loads(out)["bots"]}
     assert bots["random"]["options"] == []
     it = bots["ismcts"]["options"][0]
     assert it == {
         "name": "iterations",
-        "type": "int",
-        "default": 300,
+        "type": "int | None",
+        "default": None,
         "required": False,
         "doc": "iterations per decision",
     }

@@ -4,119 +4,292 @@ Both rely only on the Game protocol. Determinisation comes from the core's card 
 (``game.sample_state``), so they play third-party games with no extra code, and they
 only ever see observations: the states they search are samples consistent with what
 their seat knows, never the real one.
+
+A game may register :class:`cardcore.SearchHints` (its heuristic bot for play-outs and
+as the model of the other seats, a score-aware value, where its hands end); the bots
+then use them by default, and every hint can be overridden by an option.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, final
 
 from cardcore._game import Game
+from cardcore._hooks import SearchHints
 
 __all__ = ["ISMCTSBot", "PIMCBot"]
+
+DEFAULT_ITERATIONS = 300
+"""ISMCTS iterations per decision when neither the options nor the game's hints say."""
+DEFAULT_EXPLORATION = 0.7
+"""The UCB exploration constant when neither the options nor the game's hints say."""
+DEFAULT_DETERMINIZATIONS = 20
+"""PIMC samples per decision when neither the options nor the game's hints say."""
 
 Policy = Callable[[Any], Any]
 """A rollout policy: state -> action."""
 
+_clock: Callable[[], float] = time.perf_counter
+"""The clock that time budgets are measured on (tests replace it with a counter)."""
 
-def _rollout_policy(
-    game: Game[Any, Any, Any], rollout: str, rng: random.Random, options: dict[str, Any]
-) -> Policy:
-    if rollout == "random":
 
-        def pick(state: Any) -> Any:
-            legal = game.legal_actions(state)
-            return legal[rng.randrange(len(legal))]
-
-        return pick
+def game_hints(game: Game[Any, Any, Any]) -> SearchHints:
+    """The search hints the installed plugins register for ``game`` (empty if none)."""
     from cardcore._host import default_host
 
+    return default_host().search_hints().get(game.name) or SearchHints(game=game.name)
+
+
+def _rollout_policy(
+    game: Game[Any, Any, Any], rollout: str, rng: random.Random
+) -> tuple[Policy, bool]:
+    """The play-out policy, and whether it is a bot (worth following) rather than random."""
+    if rollout == "random":
+        legal_actions, uniform = game.legal_actions, rng.random
+
+        def pick(state: Any) -> Any:
+            legal = legal_actions(state)
+            return legal[int(uniform() * len(legal))]
+
+        return pick, False
+    from cardcore._host import default_host
+
+    host = default_host()
+    # Fail early, with the host's own error, when the rollout bot does not exist.
+    host.bot_spec(rollout)
     bots: dict[int, Any] = {}
+    current_player, observe = game.current_player, game.observe
 
     def by_bot(state: Any) -> Any:
-        seat = game.current_player(state)
+        seat = current_player(state)
         assert seat is not None
         bot = bots.get(seat)
         if bot is None:
-            bot = default_host().load_bot(rollout, game, seed=rng.randrange(2**31), **options)
-            bots[seat] = bot
-        return bot.act(game.observe(state, seat))
+            bot = bots[seat] = host.load_bot(rollout, game, seed=rng.randrange(2**31))
+        return bot.act(observe(state, seat))
 
-    # Fail early, with the bot's own error, when the rollout bot does not exist.
-    default_host().bot_spec(rollout)
-    return by_bot
-
-
-def _finish(game: Game[Any, Any, Any], state: Any, policy: Policy, horizon: int) -> Any:
-    """Play out; return an object with ``reward(seat)``: the outcome, or a cut-off estimate.
-
-    With a positive ``horizon`` and a game that offers ``evaluate(state, seat)`` (a
-    0-to-1 estimate of the seat's chance to win), the play-out stops after ``horizon``
-    decisions and the estimate stands in for the outcome.
-    """
-    evaluate = getattr(game, "evaluate", None) if horizon > 0 else None
-    steps = 0
-    while game.current_player(state) is not None:
-        if evaluate is not None and steps >= horizon:
-            return _Estimate(evaluate, state)
-        state = game.apply(state, policy(state))
-        steps += 1
-    return game.outcome(state)
+    return by_bot, True
 
 
 @final
-class _Estimate:
-    __slots__ = ("evaluate", "state")
+class _Playout:
+    """How a search plays a position out and what the end of a play-out is worth.
 
-    def __init__(self, evaluate: Callable[[Any, int], float], state: Any) -> None:
-        self.evaluate = evaluate
-        self.state = state
+    A play-out stops when the game ends, when the game's ``segment`` (the hand) differs
+    from the root's, or after ``horizon`` decisions; a stop short of the end is scored by
+    the game's value, a finished game by that value when it is score-aware, else by the
+    outcome's win share. In partnership games a seat's reward is its team's.
+    """
 
-    def reward(self, seat: int) -> float:
-        return float(self.evaluate(self.state, seat))
+    __slots__ = (
+        "game",
+        "guides",
+        "horizon",
+        "policy",
+        "rep",
+        "score_finished",
+        "segment",
+        "team",
+        "value",
+    )
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        policy: Policy,
+        guides: bool,
+        value: Callable[[Any, int], float] | None,
+        segment: Callable[[Any], Hashable] | None,
+        horizon: int,
+        score_finished: bool,
+    ) -> None:
+        self.game = game
+        self.policy = policy
+        self.guides = guides
+        """Whether the policy is a bot worth following (not uniformly random)."""
+        self.value = value
+        self.segment = segment if value is not None else None
+        self.horizon = horizon if value is not None else 0
+        self.score_finished = score_finished and value is not None
+        self.team: dict[int, tuple[int, ...]] = {}
+        self.rep: dict[int, int] = {}
+
+    def set_players(self, num_players: int | None) -> None:
+        """Learn the partnerships, so that partners share one reward."""
+        self.team, self.rep = {}, {}
+        if not num_players:
+            return
+        teams = self.game.teams(num_players)
+        for t in teams or ():
+            for s in t:
+                self.team[s] = tuple(t)
+                self.rep[s] = min(t)
+
+    def run(self, state: Any, root_segment: Hashable, steps: int = 0) -> Any:
+        """Play ``state`` out with the policy; return where the play-out stopped."""
+        game, policy, segment = self.game, self.policy, self.segment
+        current_player, apply = game.current_player, game.apply
+        horizon = self.horizon or -1
+        while current_player(state) is not None:
+            if steps == horizon or (segment is not None and segment(state) != root_segment):
+                break
+            state = apply(state, policy(state))
+            steps += 1
+        return state
+
+    def rewards(self, state: Any, seats: Any) -> dict[int, float]:
+        """Each of ``seats``' reward (its team's) for the play-out's last state."""
+        out: dict[int, float] = {}
+        finished = self.game.current_player(state) is None
+        outcome = self.game.outcome(state) if finished and not self.score_finished else None
+        value, rep, team = self.value, self.rep, self.team
+        for seat in seats:
+            if seat in out:
+                continue
+            key = rep.get(seat, seat)
+            r = out.get(key)
+            if r is None:
+                if outcome is not None:
+                    r = outcome.reward(seat)
+                else:
+                    assert value is not None
+                    members = team.get(seat)
+                    if members is None:
+                        r = float(value(state, seat))
+                    else:
+                        r = sum(float(value(state, m)) for m in members) / len(members)
+                out[key] = r
+            out[seat] = r
+        return out
+
+
+def _resolve(
+    game: Game[Any, Any, Any],
+    hints: SearchHints | None,
+    rollout: str | None,
+    horizon: int | None,
+    hand_end: bool,
+    score_value: bool,
+    rng: random.Random,
+) -> tuple[SearchHints, _Playout]:
+    if horizon is not None and horizon < 0:
+        raise ValueError(f"horizon must be >= 0, not {horizon}")
+    h = hints if hints is not None else game_hints(game)
+    policy, guides = _rollout_policy(
+        game, rollout if rollout is not None else h.rollout or "random", rng
+    )
+    value: Callable[[Any, int], float] | None = getattr(game, "evaluate", None)
+    if h.value is not None:
+        value = functools.partial(h.value, game)
+    segment = functools.partial(h.segment, game) if hand_end and h.segment is not None else None
+    play = _Playout(
+        game,
+        policy,
+        guides,
+        value,
+        segment,
+        h.horizon if horizon is None else horizon,
+        score_value and h.value is not None,
+    )
+    return h, play
+
+
+def _budget(
+    iterations: int | None, seconds: float | None, default: int
+) -> tuple[int | None, float | None]:
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be >= 1, not {iterations}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be > 0, not {seconds}")
+    if iterations is None and seconds is None:
+        return default, None
+    return iterations, seconds
+
+
+@final
+class _Edge:
+    """One action at one node: visits, total reward of the node's mover, availability."""
+
+    __slots__ = ("avail", "n", "w")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
 
 
 @final
 class _Node:
-    __slots__ = ("avail", "children", "reward", "seat", "visits")
+    """A point of the tree where one known seat moves.
 
-    def __init__(self) -> None:
-        self.seat = -1  # who moves here, once known
-        self.children: dict[Any, _Node] = {}
-        self.visits = 0
-        self.avail = 0
-        self.reward = 0.0
+    Children are keyed by the action taken *and* the seat that moves next, so that
+    where chance decides who moves after an action, each seat gets its own node and
+    rewards of different seats are never summed in one place.
+    """
+
+    __slots__ = ("edges", "kids", "seat")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.edges: dict[Any, _Edge] = {}
+        """The mover's statistics per action."""
+        self.kids: dict[tuple[Any, int | None], _Node] = {}
+        """The next nodes, by (action, next mover)."""
+
+    def child(self, action: Any, seat: int | None) -> _Node:
+        """The node after ``action`` where ``seat`` moves (made on first use)."""
+        key = (action, seat)
+        node = self.kids.get(key)
+        if node is None:
+            node = self.kids[key] = _Node(-1 if seat is None else seat)
+        return node
 
 
 @final
 class ISMCTSBot:
-    """Single-observer information-set Monte Carlo tree search.
+    """Single-observer information-set Monte Carlo tree search (Cowling et al., 2012).
 
     Each iteration samples a fresh determinisation of the hidden cards from the
     observation, descends the one shared tree choosing by UCB among the actions that
-    exist in that determinisation (counting each child's availability), expands one
-    action, plays out with the rollout policy, and backs up every player's reward (its
-    team's win share) to the nodes where that player moved.
+    exist in that determinisation (counting each action's availability), expands one
+    action, plays out with the rollout policy, and backs up every mover's reward (its
+    team's) to the actions it chose. Nodes are keyed by the seat to move, so rewards of
+    different seats never mix.
+
+    Defaults come from the game's :class:`cardcore.SearchHints` when it registers them
+    (its heuristic as rollout policy and opponent model, its value, where hands end),
+    else generic ones; each option overrides its hint.
 
     Args:
         game: the rules.
-        seed: makes every decision reproducible for a fixed iteration budget.
-        iterations: iterations per decision.
-        time_budget: seconds per decision; when set, search stops at whichever limit
-            comes first (results then depend on machine speed).
-        exploration: the UCB exploration constant.
-        rollout: ``random`` or the name of any installed bot to play out with.
-        horizon: stop each play-out after this many decisions and use the game's
-            ``evaluate(state, seat)`` estimate, for games that offer one (long,
-            many-hand matches); 0 plays to the end.
+        seed: makes every decision reproducible for an iteration budget.
+        iterations: iterations per decision. Alone, the search is deterministic for a
+            seed; with ``seconds`` the search stops at whichever limit comes first.
+            Neither: the game's hint, else 300.
+        seconds: seconds per decision; alone, the search runs until they are used
+            (its play then depends on machine speed).
+        exploration: the UCB exploration constant (default: the hint, else 0.7).
+        rollout: ``random`` or the id of any installed bot to play out with (default:
+            the hint, else ``random``).
+        horizon: stop each play-out after this many decisions and score it with the
+            game's value, for games that have one; 0 plays on (default: the hint, else 0).
         opponent_model: inside the tree, let the other seats move as the rollout policy
-            would instead of searching their choices too; the tree then branches only on
-            this seat's decisions. With a good rollout bot and a small budget this keeps
-            the search from counting on opponents' blunders.
-        **rollout_options: options for the rollout bot.
+            would instead of searching their choices too; the tree then branches only
+            on this seat's decisions (default: the hint, else false).
+        hand_end: stop play-outs where the game's hints say the hand ends (the
+            searching seat's information ends there) and score them with its value.
+        score_value: score finished play-outs with the game's score-aware value where
+            its hints give one (a win by more is worth more); false: by win share.
+        policy_first: when a node is new, expand first the action the rollout bot would
+            play there (with a bot as rollout policy; random expansion otherwise), so a
+            line's first estimate is of sensible play rather than of a random move.
+        hints: the search hints to use instead of the ones the game's plugin registers.
     """
 
     name = "ismcts"
@@ -126,28 +299,34 @@ class ISMCTSBot:
         game: Game[Any, Any, Any],
         *,
         seed: int = 0,
-        iterations: int = 300,
-        time_budget: float | None = None,
-        exploration: float = 0.7,
-        rollout: str = "random",
-        horizon: int = 0,
-        opponent_model: bool = False,
-        **rollout_options: Any,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float | None = None,
+        rollout: str | None = None,
+        horizon: int | None = None,
+        opponent_model: bool | None = None,
+        hand_end: bool = True,
+        score_value: bool = True,
+        policy_first: bool = True,
+        hints: SearchHints | None = None,
     ) -> None:
-        if iterations < 1:
-            raise ValueError(f"iterations must be >= 1, not {iterations}")
-        if horizon < 0:
-            raise ValueError(f"horizon must be >= 0, not {horizon}")
         self.game = game
-        self.horizon = int(horizon)
-        self.opponent_model = bool(opponent_model)
-        self.last_tree: Any = None
-        """The root of the last search's tree (for inspection and tests)."""
-        self.iterations = int(iterations)
-        self.time_budget = time_budget
-        self.exploration = float(exploration)
         self._rng = random.Random(seed)
-        self._policy = _rollout_policy(game, rollout, self._rng, rollout_options)
+        h, self._play = _resolve(game, hints, rollout, horizon, hand_end, score_value, self._rng)
+        self.hints = h
+        """The hints in use (the game's, or the ones given)."""
+        self.iterations, self.seconds = _budget(
+            iterations, seconds, h.iterations or DEFAULT_ITERATIONS
+        )
+        self.exploration = float(
+            exploration if exploration is not None else h.exploration or DEFAULT_EXPLORATION
+        )
+        self.opponent_model = bool(h.opponent_model if opponent_model is None else opponent_model)
+        self.policy_first = bool(policy_first) and self._play.guides
+        self.last_tree: _Node | None = None
+        """The root of the last search's tree (for inspection and tests)."""
+        self.last_iterations = 0
+        """How many iterations the last search ran."""
 
     def act(self, observation: Any) -> Any:
         """Search from the observation and return the most visited legal action."""
@@ -155,78 +334,108 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         game, rng, c = self.game, self._rng, self.exploration
-        root = _Node()
+        play = self._play
+        play.set_players(getattr(observation, "num_players", None))
+        current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply
+        sample, policy, segment = game.sample_state, play.policy, play.segment
+        log, sqrt, randrange = math.log, math.sqrt, rng.randrange
         me, model = observation.seat, self.opponent_model
-        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
-        for i in range(self.iterations):
-            if deadline is not None and i and time.perf_counter() > deadline:
+        guided = self.policy_first
+        root = _Node(me)
+        cap = self.iterations
+        clock = _clock
+        deadline = None if self.seconds is None else clock() + self.seconds
+        root_segment: Hashable = None
+        done = 0
+        for done in itertools.count() if cap is None else range(cap):
+            if deadline is not None and done and clock() >= deadline:
                 break
-            state = game.sample_state(observation, rng)
+            state = sample(observation, rng)
+            if segment is not None and not done:
+                root_segment = segment(state)
             node = root
-            path: list[tuple[_Node, int]] = []
+            path: list[tuple[_Edge, int]] = []
+            expanded = False
             while True:
-                seat = game.current_player(state)
-                if seat is None:
+                seat = current_player(state)
+                if seat is None or (segment is not None and segment(state) != root_segment):
                     break
-                node.seat = seat
                 if model and seat != me:
-                    # Other seats move as the play-out policy would: the tree branches
-                    # only on this seat's own decisions.
-                    a = self._policy(state)
-                    child = node.children.get(a)
-                    if child is None:
-                        child = node.children[a] = _Node()
-                    node = child
-                    state = game.apply(state, a)
-                    continue
-                actions = game.legal_actions(state)
-                untried = [a for a in actions if a not in node.children]
-                for a in actions:
-                    ch = node.children.get(a)
-                    if ch is not None:
-                        ch.avail += 1
-                if untried:
-                    a = untried[rng.randrange(len(untried))]
-                    child = _Node()
-                    child.avail = 1
-                    node.children[a] = child
-                    state = game.apply(state, a)
-                    path.append((child, seat))
-                    break
-                best, best_v = actions[0], -1.0
-                for a in actions:
-                    ch = node.children[a]
-                    v = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if v > best_v:
-                        best, best_v = a, v
-                node = node.children[best]
-                state = game.apply(state, best)
-                path.append((node, seat))
-            outcome = _finish(game, state, self._policy, self.horizon)
-            root.visits += 1
-            for n, seat in path:
-                n.visits += 1
-                n.reward += outcome.reward(seat)
+                    # The other seats move as the play-out policy would: the tree
+                    # branches only on this seat's own decisions.
+                    a = policy(state)
+                else:
+                    actions = legal_actions(state)
+                    edges = node.edges
+                    untried = []
+                    for a in actions:
+                        e = edges.get(a)
+                        if e is None:
+                            untried.append(a)
+                        else:
+                            e.avail += 1
+                    if untried:
+                        a = untried[randrange(len(untried))] if len(untried) > 1 else untried[0]
+                        if guided and len(untried) > 1:
+                            # A new node first tries what the policy would play there.
+                            choice = policy(state)
+                            if choice in untried:
+                                a = choice
+                        e = edges[a] = _Edge()
+                        path.append((e, seat))
+                        state = apply(state, a)
+                        expanded = True
+                        break
+                    best_v = -1.0
+                    a = actions[0]
+                    e = edges[a]
+                    for x in actions:
+                        ex = edges[x]
+                        v = ex.w / ex.n + c * sqrt(log(ex.avail) / ex.n)
+                        if v > best_v:
+                            a, e, best_v = x, ex, v
+                    path.append((e, seat))
+                state = apply(state, a)
+                node = node.child(a, current_player(state))
+            if expanded:
+                state = play.run(state, root_segment)
+            rewards = play.rewards(state, [s for _, s in path])
+            for e, seat in path:
+                e.n += 1
+                e.w += rewards[seat]
+        else:
+            done = cap if cap is not None else done
         self.last_tree = root
-        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        self.last_iterations = done
+        edges = root.edges
+        return max(
+            legal,
+            key=lambda a: (edges[a].n, edges[a].w / edges[a].n) if a in edges else (-1, 0.0),
+        )
 
 
 @final
 class PIMCBot:
     """Perfect-information Monte Carlo: flat Monte Carlo over sampled determinisations.
 
-    For each of ``determinizations`` samples of the hidden cards, every legal action is
-    played out ``rollouts`` times with the rollout policy; the action with the best mean
-    reward (the seat's team win share) over all samples is chosen.
+    For each sample of the hidden cards, every legal action is played out ``rollouts``
+    times with the rollout policy (the game's heuristic where its hints name one); the
+    action with the best mean reward (the seat's team's) over all samples is chosen.
+    Play-outs stop and are scored as for :class:`ISMCTSBot`.
 
     Args:
         game: the rules.
-        seed: makes every decision reproducible.
-        determinizations: samples of the hidden cards per decision.
+        seed: makes every decision reproducible for a sample budget.
+        determinizations: samples of the hidden cards per decision. Alone, the play is
+            deterministic for a seed; with ``seconds`` whichever limit comes first.
+            Neither: the game's hint, else 20.
+        seconds: seconds per decision; alone, samples are drawn until they are used.
         rollouts: play-outs per action and sample.
-        rollout: ``random`` or the name of any installed bot.
+        rollout: ``random`` or the id of any installed bot (default: the hint).
         horizon: as for :class:`ISMCTSBot`.
-        **rollout_options: options for the rollout bot.
+        hand_end: as for :class:`ISMCTSBot`.
+        score_value: as for :class:`ISMCTSBot`.
+        hints: as for :class:`ISMCTSBot`.
     """
 
     name = "pimc"
@@ -236,33 +445,65 @@ class PIMCBot:
         game: Game[Any, Any, Any],
         *,
         seed: int = 0,
-        determinizations: int = 20,
-        rollouts: int = 2,
-        rollout: str = "random",
-        horizon: int = 0,
-        **rollout_options: Any,
+        determinizations: int | None = None,
+        seconds: float | None = None,
+        rollouts: int = 1,
+        rollout: str | None = None,
+        horizon: int | None = None,
+        hand_end: bool = True,
+        score_value: bool = True,
+        hints: SearchHints | None = None,
     ) -> None:
-        if determinizations < 1 or rollouts < 1:
-            raise ValueError("determinizations and rollouts must be >= 1")
+        if determinizations is not None and determinizations < 1:
+            raise ValueError(f"determinizations must be >= 1, not {determinizations}")
+        if rollouts < 1:
+            raise ValueError(f"rollouts must be >= 1, not {rollouts}")
         self.game = game
-        self.horizon = int(horizon)
-        self.determinizations = int(determinizations)
-        self.rollouts = int(rollouts)
         self._rng = random.Random(seed)
-        self._policy = _rollout_policy(game, rollout, self._rng, rollout_options)
+        h, self._play = _resolve(game, hints, rollout, horizon, hand_end, score_value, self._rng)
+        self.hints = h
+        """The hints in use (the game's, or the ones given)."""
+        self.determinizations, self.seconds = _budget(
+            determinizations, seconds, h.determinizations or DEFAULT_DETERMINIZATIONS
+        )
+        self.rollouts = int(rollouts)
+        self.last_samples = 0
+        """How many determinisations the last decision used."""
 
     def act(self, observation: Any) -> Any:
         """Return the legal action with the best mean play-out reward."""
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
-        game = self.game
+        game, play = self.game, self._play
+        play.set_players(getattr(observation, "num_players", None))
         seat = observation.seat
+        seats = (seat,)
         totals = dict.fromkeys(legal, 0.0)
-        for _ in range(self.determinizations):
+        counts = dict.fromkeys(legal, 0)
+        cap = self.determinizations
+        clock = _clock
+        deadline = None if self.seconds is None else clock() + self.seconds
+        segment = play.segment
+        done = 0
+        for done in itertools.count() if cap is None else range(cap):
+            if deadline is not None and done and clock() >= deadline:
+                break
             state = game.sample_state(observation, self._rng)
+            root_segment = segment(state) if segment is not None else None
+            late = False
             for a in legal:
+                if deadline is not None and done and clock() >= deadline:
+                    late = True  # out of time part-way: compare means over what was played
+                    break
                 after = game.apply(state, a)
                 for _ in range(self.rollouts):
-                    totals[a] += _finish(game, after, self._policy, self.horizon).reward(seat)
-        return max(legal, key=lambda a: totals[a])
+                    end = play.run(after, root_segment)
+                    totals[a] += play.rewards(end, seats)[seat]
+                counts[a] += self.rollouts
+            if late:
+                break
+        else:
+            done = cap if cap is not None else done
+        self.last_samples = done
+        return max(legal, key=lambda a: totals[a] / counts[a] if counts[a] else -1.0)

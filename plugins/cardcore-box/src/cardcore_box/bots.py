@@ -1,13 +1,22 @@
-"""The Box heuristic bot: ``box-heuristic``."""
+"""The Box heuristic bot, ``box-heuristic``, and the game's search hints."""
 
 from __future__ import annotations
 
 import random
 from typing import final
 
-from cardcore_box.game import HAND, NUM_PLAYERS, TABLE, Box, BoxAction, BoxObservation, Play
+from cardcore_box.game import (
+    HAND,
+    NUM_PLAYERS,
+    TABLE,
+    Box,
+    BoxAction,
+    BoxObservation,
+    BoxState,
+    Play,
+)
 
-__all__ = ["BoxHeuristic"]
+__all__ = ["BoxHeuristic", "survival_value"]
 
 
 def _rank(action: Play) -> int:
@@ -73,3 +82,22 @@ class BoxHeuristic:
         who had to turn up a box card earlier in the round is stuck again.
         """
         return o.table.size(HAND + seat) == 0 or o.box_plays(seat) > 0
+
+
+_SURVIVAL_WEIGHT = 0.25
+"""How much of a search leaf's value is how long the seat stayed in (the rest: win share)."""
+
+
+def survival_value(game: Box, state: BoxState, seat: int) -> float:
+    """A score-aware 0-to-1 value of a finished game for search play-outs.
+
+    Mostly the win share, plus a quarter for the round the seat went out in as a share
+    of the game's length (the outcome's scores): staying in longer is worth more.
+    """
+    outcome = game.outcome(state)
+    if outcome is None:
+        return 0.25
+    top = max(outcome.scores) or 1.0
+    return (1 - _SURVIVAL_WEIGHT) * outcome.reward(seat) + _SURVIVAL_WEIGHT * (
+        outcome.scores[seat] / top
+    )

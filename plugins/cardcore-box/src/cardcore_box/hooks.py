@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
 from cardcore.adapters import CodecSpec
-from cardcore_box.bots import BoxHeuristic
+from cardcore_box.bots import BoxHeuristic, survival_value
 from cardcore_box.game import PRESETS, Box, BoxOptions
 
 
@@ -47,3 +47,13 @@ def cardcore_register_codecs() -> Iterator[CodecSpec]:
         factory=box_codec,
         description="the card table, the latest plays in order, the round, the last round",
     )
+
+
+@hookimpl
+def cardcore_register_search_hints() -> Iterator[SearchHints]:
+    """Tell ``ismcts`` and ``pimc`` how to play Box.
+
+    Returns:
+        A score-aware value: the win share, plus a little for staying in longer.
+    """
+    yield SearchHints(game="box", value=survival_value)

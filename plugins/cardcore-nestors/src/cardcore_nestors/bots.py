@@ -1,9 +1,9 @@
-"""The Nestors heuristic bot: a sensible beginner."""
+"""The Nestors heuristic bot (a sensible beginner) and the game's search hints."""
 
 from __future__ import annotations
 
 import random
-from math import comb
+from math import comb, erf, sqrt
 from typing import Final, final
 
 from cardcore import SPECTATOR, Card
@@ -12,8 +12,10 @@ from cardcore_nestors.game import (
     ROW,
     TRICK,
     Bid,
+    Nestors,
     NestorsAction,
     NestorsObservation,
+    NestorsState,
     Pass,
     Phase,
     Play,
@@ -24,7 +26,7 @@ from cardcore_nestors.game import (
     two_card_winner,
 )
 
-__all__ = ["NestorsHeuristic"]
+__all__ = ["NestorsHeuristic", "hand_number", "match_value"]
 
 _ALL: Final = sum(1 << (s * 13 + r - 2) for s in range(4) for r in range(6, 15))
 _SUIT_MASK: Final = tuple(sum(1 << (s * 13 + r - 2) for r in range(6, 15)) for s in range(4))
@@ -38,6 +40,23 @@ def _ids(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+_C_BEATS: dict[tuple[int, int, int], int] = {}
+"""Memo of :func:`_c_beats` (at most 36 x 36 x 3 entries)."""
+
+
+def _c_beats(a: int, b: int, trump: int) -> int:
+    """The cards with which C keeps B from winning the trick A, B (a mask of card ids)."""
+    key = (a, b, trump)
+    mask = _C_BEATS.get(key)
+    if mask is None:
+        mask = 0
+        for c in _ids(_ALL & ~(1 << a) & ~(1 << b)):
+            if trick_winner(a, b, c, trump) != 1:
+                mask |= 1 << c
+        _C_BEATS[key] = mask
+    return mask
 
 
 @final
@@ -182,14 +201,14 @@ class NestorsHeuristic:
         for s in range(4):
             if (o.play.voids[c_seat] >> s) & 1:
                 unseen &= ~_SUIT_MASK[s]
-        pool = _ids(unseen)
+        pool = unseen.bit_count()
         k = t.size(HAND + c_seat)
         best: tuple[float, float] | None = None
         choice = legal[0]
         for x in legal:
-            beaters = sum(1 for y in pool if trick_winner(a, x, y, o.deal.trump) != 1)
-            if len(pool) >= k:
-                p = comb(len(pool) - beaters, k) / comb(len(pool), k) if pool else 1.0
+            beaters = (_c_beats(a, x, o.deal.trump) & unseen).bit_count()
+            if pool >= k:
+                p = comb(pool - beaters, k) / comb(pool, k) if pool else 1.0
             else:
                 p = 0.0
             value = pot + card_points(x, o.deal.trump) + 2
@@ -201,3 +220,36 @@ class NestorsHeuristic:
     @staticmethod
     def _card(c: int) -> NestorsAction:
         return Play(Card.of(c))
+
+
+# ---- search hints ----
+
+_HAND_SWING: Final = 150.0
+"""About how far one hand moves the score lead (a made or failed contract)."""
+_HAND_GAIN: Final = 95.0
+"""About how much the leading partnership adds to its score in a hand."""
+
+
+def hand_number(game: Nestors, state: NestorsState) -> int:
+    """Which hand a state is in: search play-outs stop when the next hand is dealt."""
+    return state.deal.number
+
+
+def match_value(game: Nestors, state: NestorsState, seat: int) -> float:
+    """A 0-to-1 estimate of the seat's partnership winning the match, from the scores.
+
+    The lead is weighed against how much the next hands can still change it: about
+    ``150`` points a hand, over the hands the leader needs to reach the threshold (at
+    ``95`` a hand). So a hand's result counts for more near the end of the match, and a
+    made contract is worth more than a failed one at every stage. A finished match is
+    worth 1 or 0.
+    """
+    m = state.match
+    team = seat % 2
+    if state.phase is Phase.OVER:
+        return 1.0 if team in m.winners else 0.0
+    mine, theirs = m.scores[team], m.scores[1 - team]
+    left = max(game.options.threshold - max(mine, theirs), 1)
+    hands = max(1.0, left / _HAND_GAIN)
+    z = (mine - theirs) / (_HAND_SWING * sqrt(hands))
+    return 0.5 * (1.0 + erf(z / sqrt(2.0)))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
 from cardcore.adapters import CodecSpec
-from cardcore_nestors.bots import NestorsHeuristic
+from cardcore_nestors.bots import NestorsHeuristic, hand_number, match_value
 from cardcore_nestors.game import PRESETS, Nestors, NestorsOptions
 
 
@@ -46,4 +46,22 @@ def cardcore_register_codecs() -> Iterator[CodecSpec]:
         game="nestors",
         factory=nestors_codec,
         description="the card table, the trick in order, scores, auction and trick facts",
+    )
+
+
+@hookimpl
+def cardcore_register_search_hints() -> Iterator[SearchHints]:
+    """Tell ``ismcts`` and ``pimc`` how to play Nestors.
+
+    Play-outs by the heuristic, which also plays the other seats inside the tree; they
+    stop at the end of the hand and are scored from the match scores.
+    """
+    yield SearchHints(
+        game="nestors",
+        rollout="nestors-heuristic",
+        opponent_model=True,
+        value=match_value,
+        segment=hand_number,
+        iterations=100,
+        determinizations=10,
     )

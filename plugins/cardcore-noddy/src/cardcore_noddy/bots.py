@@ -1,14 +1,23 @@
-"""The ``noddy-heuristic`` bot: plays Noddy like a sensible beginner."""
+"""The ``noddy-heuristic`` bot (plays Noddy like a sensible beginner) and search hints."""
 
 from __future__ import annotations
 
 import random
-from typing import Any, final
+from math import erf, sqrt
+from typing import Any, Final, final
 
-from cardcore_noddy.game import HANDS, NoddyObservation, NoddyOptions, Play, ShowKnave
+from cardcore_noddy.game import (
+    HANDS,
+    Noddy,
+    NoddyObservation,
+    NoddyOptions,
+    NoddyState,
+    Play,
+    ShowKnave,
+)
 from cardcore_noddy.scoring import PIP, ScoringRules, play_ids
 
-__all__ = ["NoddyHeuristic"]
+__all__ = ["NoddyHeuristic", "hand_number", "race_value"]
 
 PIP_BONUS = 0.2
 """Points a pip of the card played is worth to the bot (high cards first)."""
@@ -123,3 +132,33 @@ def _solo(
     if not rest:
         return points + (1 if total < 31 or last_at_31 else 0)
     return points + max(_solo(pile, total, c, rest, rules, last_at_31) for c in rest)
+
+
+# ---- search hints ----
+
+_HAND_POINTS: Final = 5.2
+"""About what a player scores in one hand (heuristic play, default rules)."""
+_HAND_SPREAD: Final = 4.5
+"""About how far one hand moves the difference of the scores."""
+
+
+def hand_number(game: Noddy, state: NoddyState) -> int:
+    """Which hand a state is in: search play-outs stop when the next hand is dealt."""
+    return state.hand
+
+
+def race_value(game: Noddy, state: NoddyState, seat: int) -> float:
+    """A 0-to-1 estimate of the seat winning the race, from the scores.
+
+    The lead is weighed against how much the hands still to come can change it (about
+    4.5 points a hand, over the hands the leader needs at about 5 points a hand). A
+    finished game is worth its win share.
+    """
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return outcome.reward(seat)
+    mine, theirs = state.scores[seat], state.scores[1 - seat]
+    left = max(game.options.target - max(mine, theirs), 1)
+    hands = max(1.0, left / _HAND_POINTS)
+    z = (mine - theirs) / (_HAND_SPREAD * sqrt(hands))
+    return 0.5 * (1.0 + erf(z / sqrt(2.0)))

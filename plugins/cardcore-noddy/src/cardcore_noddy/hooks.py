@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
 from cardcore.adapters import CodecSpec
-from cardcore_noddy.bots import NoddyHeuristic
+from cardcore_noddy.bots import NoddyHeuristic, hand_number, race_value
 from cardcore_noddy.game import PRESETS, Noddy, NoddyOptions
 
 
@@ -58,4 +58,17 @@ def cardcore_register_codecs() -> Iterator[CodecSpec]:
         game="noddy",
         factory=noddy_codec,
         description="the card table, the pile in order, scores, total and this hand's shows",
+    )
+
+
+@hookimpl
+def cardcore_register_search_hints() -> Iterator[SearchHints]:
+    """Tell ``ismcts`` and ``pimc`` how to play Noddy.
+
+    Returns:
+        Heuristic play-outs that stop at the end of the hand, scored from the race's
+        scores.
+    """
+    yield SearchHints(
+        game="noddy", rollout="noddy-heuristic", value=race_value, segment=hand_number
     )

@@ -1,4 +1,4 @@
-"""The ``nyuri-heuristic`` bot: plays Nyuri like a sensible beginner."""
+"""The ``nyuri-heuristic`` bot (plays Nyuri like a sensible beginner) and search hints."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from cardcore_nyuri.game import (
     NyuriAction,
     NyuriObservation,
     NyuriOptions,
+    NyuriState,
     Phase,
     Steal,
     Swap,
     TakeBack,
 )
 
-__all__ = ["NyuriHeuristic"]
+__all__ = ["NyuriHeuristic", "count_value"]
 
 _KEEP_HIGH = 0.01
 """Cost per point of target value laid: high cards are worth keeping for stealing."""
@@ -154,3 +155,23 @@ def _sum_counts(counts: list[int]) -> tuple[list[int], list[int]]:
                     k = counts[a] * counts[b] * counts[c]
                 triples[a + b + c] += k
     return pairs, triples
+
+
+# ---- search hints ----
+
+_MARGIN_WEIGHT = 0.25
+"""How much of a search leaf's value is the card margin (the rest is the win share)."""
+
+
+def count_value(game: Nyuri, state: NyuriState, seat: int) -> float:
+    """A score-aware 0-to-1 value of a finished deal for search play-outs.
+
+    Mostly the win share, plus a quarter for the margin over the best other count
+    (as a share of the deck): winning by more, or losing by less, is worth more.
+    """
+    counts = game.counts(state)
+    best_other = max(c for s, c in enumerate(counts) if s != seat)
+    margin = 0.5 + 0.5 * (counts[seat] - best_other) / 52
+    outcome = game.outcome(state)
+    won = outcome.reward(seat) if outcome is not None else 0.5
+    return (1 - _MARGIN_WEIGHT) * won + _MARGIN_WEIGHT * margin

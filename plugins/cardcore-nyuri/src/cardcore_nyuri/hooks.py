@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cardcore import BotSpec, GameSpec, hookimpl
+from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
 from cardcore.adapters import CodecSpec
-from cardcore_nyuri.bots import NyuriHeuristic
+from cardcore_nyuri.bots import NyuriHeuristic, count_value
 from cardcore_nyuri.game import PRESETS, Nyuri, NyuriOptions
 
 
@@ -59,3 +59,14 @@ def cardcore_register_codecs() -> Iterator[CodecSpec]:
         factory=nyuri_codec,
         description="the card table, the stock's bottom, counts, target value, last turn",
     )
+
+
+@hookimpl
+def cardcore_register_search_hints() -> Iterator[SearchHints]:
+    """Tell ``ismcts`` and ``pimc`` how to play Nyuri.
+
+    Returns:
+        Heuristic play-outs and a score-aware value: the win share, plus a little for
+        the card margin.
+    """
+    yield SearchHints(game="nyuri", rollout="nyuri-heuristic", value=count_value)
