@@ -300,7 +300,7 @@ def test_the_option_check_catches_undeclared_options() -> None:
             *,
             seed: int = 0,
             depth=2,
-            table: dict[str, int] | None = None,
+            table: frozenset[int] = frozenset(),
             need: int,
             **extra: Any,
         ) -> None:
@@ -314,6 +314,19 @@ def test_the_option_check_catches_undeclared_options() -> None:
     text = str(info.value)
     assert "**extra accepts any option" in text
     assert "option 'depth' has no type annotation" in text
-    assert "option 'table' is declared as dict[str, int] | None" in text
+    assert "option 'table' is declared as frozenset[int]" in text
     assert "option 'need' has no default" in text
     check_bot_options(Typed)  # a well-declared bot passes
+
+    class PythonOnly:
+        """An object option that defaults to None is for Python callers only: declared."""
+
+        def __init__(
+            self, game: object = None, *, seed: int = 0, hints: dict[str, int] | None = None
+        ) -> None:
+            pass
+
+        def act(self, observation: Any) -> Any:
+            return observation.legal_actions[0]
+
+    check_bot_options(BotSpec(name="python-only", factory=PythonOnly))

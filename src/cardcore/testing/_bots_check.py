@@ -4,7 +4,9 @@ A bot's options are its factory's named keyword parameters (see :func:`cardcore.
 This check makes sure every one of them can be given as ``--bots name:key=value``: it is
 annotated with a type a command line can convert to, it has a default (bots are built
 by name alone), and there is no ``**kwargs`` catch-all that would swallow a misspelt
-option such as ``iters=5`` without a word.
+option such as ``iters=5`` without a word. An option only Python code can give (an
+object, such as the search bots' ``hints``) is fine when it defaults to ``None``: the
+bot is then built by name without it, and a command-line value for it is refused.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def bot_option_problems(factory: Callable[..., Any]) -> list[str]:
     for opt in bot_options(factory):
         if opt.type is Any:
             problems.append(f"option {opt.name!r} has no type annotation (int, float, str, ...)")
-        elif not _convertible(opt.type):
+        elif not _convertible(opt.type) and not (opt.default is None and not opt.required):
             problems.append(
                 f"option {opt.name!r} is declared as {opt.type_text}, which a command line "
                 "cannot give (use bool, int, float, str, a Literal, an Enum or X | None)"
