@@ -1,9 +1,8 @@
 """Run the code blocks of a documentation page in a fresh venv, as a reader would.
 
-A page runs in a scratch copy of the repository (the top folders, each plugin's folder
-and each example's folder are real folders, everything below them links to the
-checkout), so that files the examples write land in the copy. docs/ pages and the top
-README start at the top of the copy; a plugin's README starts in that plugin's folder.
+A page runs in a scratch copy of the repository's files, so that nothing an example
+writes reaches the checkout. docs/ pages and the top README start at the top of the
+copy; a plugin's README starts in that plugin's folder.
 Blocks run in page order: python blocks in one namespace (one process per page), console
 commands one by one through ``bash`` with the venv activated; ``cd DIR`` on a line of its
 own moves the page's shell.
@@ -23,6 +22,7 @@ import os
 import re
 import select
 import shlex
+import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +39,7 @@ REFUSED_LANGS = ("bash", "sh", "shell", "shell-session", "pycon", "python3", "py
 """Languages the docs do not use: a runnable example is ``python`` or ``console``."""
 TIMEOUT = 300
 """Seconds one command or block may take."""
-_SKIP_NAMES = {"site", "build", "dist"}
+_SKIP_NAMES = {"site", "build", "dist", "__pycache__"}
 
 
 def doc_pages() -> list[Path]:
@@ -64,29 +64,19 @@ class DocExampleError(AssertionError):
 
 
 def make_checkout(dest: Path) -> Path:
-    """A scratch copy of the repository in ``dest`` (see the module docstring).
+    """A scratch copy of the repository's files in ``dest`` (no dot-folders, no builds).
 
     Args:
-        dest: an empty or missing folder.
+        dest: a folder that does not exist yet.
 
     Returns:
         ``dest``.
     """
-    real = {ROOT, ROOT / "plugins", ROOT / "examples"}
-    real |= {p for p in (ROOT / "plugins").iterdir() if p.is_dir()}
-    real |= {p for p in (ROOT / "examples").iterdir() if p.is_dir()}
 
-    def mirror(src: Path, dst: Path) -> None:
-        dst.mkdir(parents=True, exist_ok=True)
-        for child in sorted(src.iterdir()):
-            if child.name.startswith(".") or child.name in _SKIP_NAMES:
-                continue
-            if child in real:
-                mirror(child, dst / child.name)
-            else:
-                (dst / child.name).symlink_to(child)
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if n.startswith(".") or n in _SKIP_NAMES}
 
-    mirror(ROOT, dest)
+    shutil.copytree(ROOT, dest, ignore=ignore, symlinks=True)
     return dest
 
 
