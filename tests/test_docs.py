@@ -87,16 +87,20 @@ def test_sphinx_roles_become_links(tmp_path: Path) -> None:
     )
     roles = load_roles_extension()
     plain = griffe.load("rolepkg", search_paths=[tmp_path])
+    assert plain.docstring is not None
     assert RAW_ROLE.search(plain.docstring.value)  # without the extension the roles stay raw
     loaded = griffe.load(
         "rolepkg", search_paths=[tmp_path], extensions=griffe.load_extensions(roles.SphinxRoles)
     )
+    assert loaded.docstring is not None
     doc = loaded.docstring.value
     assert not RAW_ROLE.search(doc), doc
     assert '<autoref identifier="rolepkg.helper" optional><code>helper</code></autoref>' in doc
     assert '<autoref identifier="rolepkg.Thing" optional><code>Thing</code></autoref>' in doc
     assert "<code>random</code>" in doc and "random</autoref>" not in doc
-    thing = loaded["Thing"].docstring.value
+    thing_doc = loaded["Thing"].docstring
+    assert thing_doc is not None
+    thing = thing_doc.value
     assert 'identifier="rolepkg.Thing.go"' in thing
     assert 'identifier="rolepkg.Thing.size"' in thing
 

@@ -40,11 +40,12 @@ class SphinxRoles(griffe.Extension):
             doc = obj.docstring
             if doc is None or ":" not in doc.value:
                 continue
-            doc.value = ROLE.sub(lambda m, o=obj: self._link(o, m, public), doc.value)
 
-    def _link(self, obj: griffe.Object, m: re.Match[str], public: dict[str, str]) -> str:
-        self.rewritten += 1
-        return link(obj, m["target"], public)
+            def replace(m: re.Match[str], obj: griffe.Object = obj) -> str:
+                self.rewritten += 1
+                return link(obj, m["target"], public)
+
+            doc.value = ROLE.sub(replace, doc.value)
 
 
 def link(obj: griffe.Object, target: str, public: dict[str, str] | None = None) -> str:
@@ -105,7 +106,7 @@ def _public_paths(pkg: griffe.Module) -> dict[str, str]:
         ):
             continue
         for name, member in module.members.items():
-            if member.is_alias and not name.startswith("_"):
+            if isinstance(member, griffe.Alias) and not name.startswith("_"):
                 candidate = f"{module.path}.{name}"
                 known = out.get(member.target_path)
                 if known is None or known.count(".") > candidate.count("."):
