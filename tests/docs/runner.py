@@ -82,7 +82,10 @@ def make_checkout(dest: Path) -> Path:
 
 def start_dir(page: Path, checkout: Path) -> Path:
     """Where a page's shell starts: a plugin's folder for its README, else the top."""
-    folder = page.parent.relative_to(ROOT)
+    try:
+        folder = page.parent.relative_to(ROOT)
+    except ValueError:  # a page outside the repository (the runner's own tests)
+        return checkout
     if folder.parts[:1] in (("plugins",), ("examples",)):
         return checkout / folder
     return checkout
