@@ -164,6 +164,8 @@ class PageRunner:
         self.standalone = bool(STANDALONE.search(page.read_text(encoding="utf-8")))
         self._python: PythonSession | None = None
         self.ran = 0
+        self.not_run: list[str] = []
+        self.in_repo = page.resolve().is_relative_to(ROOT)
 
     def where(self, line: int) -> str:
         """``file:line`` in messages."""
@@ -186,7 +188,8 @@ class PageRunner:
                 "```python or ```console (```py for fragments of a file, not run)"
             )
         if block.lang in FRAGMENT_LANGS:
-            REPORT.fragments.append(f"{self.where(block.line)} (```{block.lang}, a fragment)")
+            if self.in_repo:
+                REPORT.fragments.append(f"{self.where(block.line)} (```{block.lang}, a fragment)")
             return
         if block.lang not in ("python", "console"):
             if block.not_run is not None:
@@ -198,14 +201,17 @@ class PageRunner:
         if block.not_run is not None:
             if not block.not_run:
                 raise DocExampleError(f"{self.where(block.line)}: a not-run marker needs a reason")
-            REPORT.not_run.append(f"{self.where(block.line)}: {block.not_run}")
+            self.not_run.append(f"{self.where(block.line)}: {block.not_run}")
+            if self.in_repo:
+                REPORT.not_run.append(self.not_run[-1])
             return
         if block.lang == "python":
             self.run_python(block)
         else:
             self.run_console(block)
         self.ran += 1
-        REPORT.ran.append(self.where(block.line))
+        if self.in_repo:
+            REPORT.ran.append(self.where(block.line))
 
     # python blocks
 
