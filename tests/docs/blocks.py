@@ -12,6 +12,8 @@ Conventions the documentation follows (and the docs test enforces):
   for any number of lines.
 - An HTML comment ``<!-- not-run: REASON -->`` just above a block (blank lines allowed
   between) marks a block that the test does not run, and says why.
+- ``<!-- file: NAME -->`` just above a block says that the reader saves the block as the
+  file ``NAME`` (in the current folder): the test writes it there, then runs the block.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from pathlib import Path
 RUN_LANGS = ("python", "console")
 """The languages of the blocks that are run."""
 NOT_RUN = re.compile(r"^\s*<!--\s*not-run:\s*(?P<reason>.*?)\s*-->\s*$")
+FILE = re.compile(r"^\s*<!--\s*file:\s*(?P<name>\S*)\s*-->\s*$")
+COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*?)\s*$")
 
 
@@ -39,6 +43,8 @@ class Block:
     """The reason given by a ``not-run`` marker above the block, if any."""
     output: str | None = None
     """The text of a ``text`` block right after this one: its expected output."""
+    file: str | None = None
+    """The file name given by a ``file`` marker above the block, if any."""
 
     def where(self, root: Path) -> str:
         """``file:line`` of the block, relative to ``root`` when it is inside it."""
@@ -103,22 +109,25 @@ def find_blocks(path: Path) -> list[Block]:
             nstart, _, nlang, ntext = raw[k + 1]
             if nlang == "text" and all(not s.strip() for s in lines[end + 1 : nstart]):
                 output = ntext
-        blocks.append(
-            Block(path, start + 1, lang, text, not_run=_marker(lines, start), output=output)
-        )
+        not_run, file = _markers(lines, start)
+        blocks.append(Block(path, start + 1, lang, text, not_run, output, file))
     return blocks
 
 
-def _marker(lines: list[str], start: int) -> str | None:
-    """The reason of a ``not-run`` marker just above line ``start`` (blank lines allowed)."""
+def _markers(lines: list[str], start: int) -> tuple[str | None, str | None]:
+    """The ``not-run`` reason and ``file`` name marked just above line ``start``.
+
+    The markers are the HTML comments right above the block (blank lines allowed).
+    """
+    reason = file = None
     k = start - 1
-    while k >= 0 and not lines[k].strip():
+    while k >= 0 and (not lines[k].strip() or COMMENT.match(lines[k])):
+        if m := NOT_RUN.match(lines[k]):
+            reason = m["reason"]
+        elif m := FILE.match(lines[k]):
+            file = m["name"]
         k -= 1
-    if k >= 0:
-        m = NOT_RUN.match(lines[k])
-        if m:
-            return m["reason"]
-    return None
+    return reason, file
 
 
 def split_comment(line: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -23,9 +24,11 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheels:
 
 @pytest.fixture(scope="session")
 def docs_venv(wheels: Wheels) -> Venv:
-    """A venv with every distribution installed from its wheel, extras included."""
+    """A venv with every distribution installed from its wheel, with every user extra."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = ",".join(sorted(set(project.get("optional-dependencies", {})) - {"dev"}))
     games = sorted(name for name in wheels.by_name if name != "cardcore")
-    return fresh_venv("docs", ["cardcore[rl,rating,testing]", *games, "pytest"], wheels)
+    return fresh_venv("docs", [f"cardcore[{extras}]", *games, "pytest"], wheels)
 
 
 @pytest.fixture(scope="session")

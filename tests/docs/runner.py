@@ -205,6 +205,8 @@ class PageRunner:
             if self.in_repo:
                 REPORT.not_run.append(self.not_run[-1])
             return
+        if block.file is not None:
+            self.save(block)
         if block.lang == "python":
             self.run_python(block)
         else:
@@ -212,6 +214,17 @@ class PageRunner:
         self.ran += 1
         if self.in_repo:
             REPORT.ran.append(self.where(block.line))
+
+    def save(self, block: Block) -> None:
+        """Write a block to the file its ``file`` marker names, as the reader would."""
+        name = block.file or ""
+        target = Path(os.path.normpath(self.cwd / name))
+        if not name or not target.is_relative_to(self.cwd) or target.is_dir():
+            raise DocExampleError(
+                f"{self.where(block.line)}: a file marker needs a file name in the current "
+                f"folder, not {name!r}"
+            )
+        target.write_text(block.text, encoding="utf-8")
 
     # python blocks
 

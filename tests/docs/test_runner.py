@@ -218,3 +218,26 @@ def test_a_marker_needs_a_reason(docs_venv: Venv, tmp_path: Path) -> None:
     """An empty not-run marker is an error."""
     with pytest.raises(DocExampleError, match="needs a reason"):
         run_page(tmp_path, docs_venv, "<!-- not-run: -->\n```console\nfalse\n```\n")
+
+
+def test_a_file_marker_saves_the_block(docs_venv: Venv, tmp_path: Path) -> None:
+    """A block under a file marker is written to that file, so later commands can use it."""
+    runner = run_page(
+        tmp_path,
+        docs_venv,
+        """
+        <!-- file: greet.py -->
+        ```python
+        print("hello from a file")
+        ```
+
+        ```console
+        $ python greet.py
+        hello from a file
+        ```
+        """,
+    )
+    assert runner.ran == 2
+    blocks = find_blocks(tmp_path / "page.md")
+    assert blocks[0].file == "greet.py"
+    assert blocks[1].file is None
