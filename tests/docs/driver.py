@@ -8,10 +8,10 @@ what the block printed and the traceback of an exception (or ``null``).
 """
 
 import contextlib
-import io
 import json
 import os
 import sys
+import tempfile
 import traceback
 
 
@@ -26,15 +26,20 @@ def main() -> None:
             reply.write(json.dumps({"out": "", "error": None}) + "\n")
             reply.flush()
             continue
-        out = io.StringIO()
         error = None
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            try:
-                code = compile("\n" * req["line"] + req["code"], req["file"], "exec")
-                exec(code, namespace)
-            except BaseException:  # noqa: BLE001 - the block's own failure, reported whole
-                error = traceback.format_exc()
-        reply.write(json.dumps({"out": out.getvalue(), "error": error}) + "\n")
+        # a real file (with a file descriptor), so that code handing sys.stderr or
+        # sys.stdout to a subprocess works as it does in a terminal
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                try:
+                    code = compile("\n" * req["line"] + req["code"], req["file"], "exec")
+                    exec(code, namespace)
+                except BaseException:  # noqa: BLE001 - the block's own failure, reported whole
+                    error = traceback.format_exc()
+            out.flush()
+            out.seek(0)
+            printed = out.read()
+        reply.write(json.dumps({"out": printed, "error": error}) + "\n")
         reply.flush()
 
 

@@ -125,8 +125,8 @@ class Venv:
         """Its interpreter."""
         return self.bin / "python"
 
-    def env(self) -> dict[str, str]:
-        """The environment of a shell in which this venv is activated."""
+    def env(self, home: Path | None = None) -> dict[str, str]:
+        """The environment of a shell in which this venv is activated (``HOME`` optional)."""
         env = {
             k: v
             for k, v in os.environ.items()
@@ -137,6 +137,9 @@ class Venv:
         env["VIRTUAL_ENV"] = str(self.path)
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+        if home is not None:  # pip keeps its cache where it was
+            env.setdefault("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip"))
+            env["HOME"] = str(home)
         return env
 
     def mark_changed(self) -> None:

@@ -106,13 +106,13 @@ REPORT = Report()
 class PythonSession:
     """A venv Python that runs blocks in one namespace (``driver.py``)."""
 
-    def __init__(self, venv: Venv, cwd: Path, log: Path) -> None:
+    def __init__(self, venv: Venv, cwd: Path, log: Path, home: Path) -> None:
         read, write = os.pipe()
         self._log = log.open("wb")
         self._proc = subprocess.Popen(
             [str(venv.python), "-u", str(DRIVER), str(write)],
             cwd=cwd,
-            env=venv.env(),
+            env=venv.env(home),
             stdin=subprocess.PIPE,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -160,6 +160,8 @@ class PageRunner:
         self.checkout = make_checkout(scratch / "checkout")
         self.cwd = start_dir(page, self.checkout)
         self.log = scratch / "python.log"
+        self.home = scratch / "home"  # a reader's home folder: examples may write into ~
+        self.home.mkdir(parents=True, exist_ok=True)
         self.blocks = find_blocks(page)
         self.standalone = bool(STANDALONE.search(page.read_text(encoding="utf-8")))
         self._python: PythonSession | None = None
@@ -231,7 +233,7 @@ class PageRunner:
     def python(self) -> PythonSession:
         """The page's Python process (started on first use)."""
         if self._python is None:
-            self._python = PythonSession(self.venv, self.cwd, self.log)
+            self._python = PythonSession(self.venv, self.cwd, self.log, self.home)
         return self._python
 
     def run_python(self, block: Block) -> None:
@@ -278,7 +280,7 @@ class PageRunner:
             done = subprocess.run(
                 ["bash", "-c", text],
                 cwd=self.cwd,
-                env=self.venv.env(),
+                env=self.venv.env(self.home),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
