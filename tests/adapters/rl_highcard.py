@@ -1,7 +1,7 @@
 """Test support: a codec for the highcard example game, registered from code.
 
-The highcard example is rendered from the new-game templates and declares no codec, so
-the adapter tests register this one in their own registry. Tests import it as
+The highcard example ships the same codec through its hooks; the adapter tests register
+this copy in registries of their own, isolated from the installed plugins. Tests import it as
 ``tests.adapters.rl_highcard`` after putting the repository root on ``sys.path``.
 """
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardcore import IllegalActionError, load_game, parse_cards
+from cardcore.adapters import check_codec
 from cardcore.testing import check_game
 
 
@@ -44,3 +45,10 @@ def test_a_card_not_in_hand_is_refused() -> None:
 def test_conformance(tmp_path: Path) -> None:
     """The cardcore conformance kit passes under every preset and option change."""
     check_game("highcard", games=4, failure_dir=tmp_path)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_codec(players: int) -> None:
+    """The RL codec numbers every action once and encodes only what the seat may know."""
+    report = check_codec("highcard", players, games=3)
+    assert report.num_actions == 52

@@ -1,0 +1,51 @@
+"""Fixtures of the docs test: the wheels and the fresh venvs, built once per session."""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # the support modules are imported as tests.docs.*
+    sys.path.insert(0, str(ROOT))
+
+from tests.docs.freshenv import Venv, Wheels, build_wheels, fresh_venv  # noqa: E402
+from tests.docs.runner import REPORT  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheels:
+    """A wheel of cardcore, of every plugin and of every example plugin."""
+    return build_wheels(tmp_path_factory.mktemp("wheels"))
+
+
+@pytest.fixture(scope="session")
+def docs_venv(wheels: Wheels) -> Venv:
+    """A venv with every distribution installed from its wheel, with every user extra."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = ",".join(sorted(set(project.get("optional-dependencies", {})) - {"dev"}))
+    games = sorted(name for name in wheels.by_name if name != "cardcore")
+    return fresh_venv("docs", [f"cardcore[{extras}]", *games, "pytest"], wheels)
+
+
+@pytest.fixture(scope="session")
+def plain_venv(wheels: Wheels) -> Venv:
+    """A venv with what a user installs for one game: cardcore, cardcore-noddy and pytest."""
+    return fresh_venv("plain", ["cardcore", "cardcore-noddy", "pytest"], wheels)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """List the documentation blocks that were not run, and why."""
+    if not (REPORT.ran or REPORT.not_run):
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("documentation examples")
+    write(
+        f"{len(REPORT.ran)} blocks run, {len(REPORT.not_run)} not run (marked), "
+        f"{len(REPORT.fragments)} fragments of files (```py, shown only)"
+    )
+    for line in REPORT.not_run:
+        write(f"  not run: {line}")
