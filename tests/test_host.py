@@ -10,7 +10,7 @@ import pytest
 
 from cardcore import BotSpec, GameSpec, PluginError, PluginHost, hookimpl, load_bot, load_game
 from cardcore.bots import RandomBot
-from cardcore_highcard.game import PRESETS, Highcard, HighcardOptions
+from cardcore_highcard import PRESETS, Highcard, HighcardOptions
 
 
 def _games_module(name: str, game_name: str = "dup") -> types.ModuleType:

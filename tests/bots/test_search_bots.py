@@ -10,7 +10,7 @@ import pytest
 from cardcore import load_bot, load_game, play_match
 from cardcore.bots import ISMCTSBot, PIMCBot
 from cardcore.testing import ConformanceError, check_bot
-from cardcore_highcard.game import Highcard, HighcardObservation
+from cardcore_highcard import Highcard, HighcardObservation
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from cardcore.testing import (
     parametrize_configurations,
     run_checks,
 )
-from cardcore_highcard.game import Highcard, HighcardObservation, HighcardState, Play
+from cardcore_highcard import Highcard, HighcardObservation, HighcardState, Play
 
 
 class ShowsOpponentCards(Highcard):  # type: ignore[misc]

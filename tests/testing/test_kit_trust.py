@@ -16,7 +16,7 @@ import pytest
 
 from cardcore import MatchRecord, Outcome
 from cardcore.testing import ConformanceError, check_game, run_checks
-from cardcore_highcard.game import (
+from cardcore_highcard import (
     Highcard,
     HighcardObservation,
     HighcardOptions,

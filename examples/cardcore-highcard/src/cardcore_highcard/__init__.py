@@ -1,11 +1,8 @@
 """High card: the smallest complete cardcore game plugin, kept as a worked example."""
 
-from cardcore_highcard.game import (
-    Highcard,
-    HighcardObservation,
-    HighcardOptions,
-    HighcardState,
-    Play,
-)
+from cardcore_highcard.actions import Play
+from cardcore_highcard.options import PRESETS, HighcardOptions
+from cardcore_highcard.rules import Highcard
+from cardcore_highcard.state import HighcardObservation, HighcardState
 
-__all__ = ["Highcard", "HighcardObservation", "HighcardOptions", "HighcardState", "Play"]
+__all__ = ["PRESETS", "Highcard", "HighcardObservation", "HighcardOptions", "HighcardState", "Play"]

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from cardcore import DECK_52
 from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
-from cardcore_highcard.game import Highcard, HighcardObservation, Play
+from cardcore_highcard.actions import Play
+from cardcore_highcard.rules import Highcard
+from cardcore_highcard.state import HighcardObservation
 
 __all__ = ["highcard_codec", "highcard_facts"]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cardcore import CodecSpec, GameSpec, hookimpl
-from cardcore_highcard.game import PRESETS, Highcard, HighcardOptions
+from cardcore_highcard.options import PRESETS, HighcardOptions
+from cardcore_highcard.rules import Highcard
 
 
 @hookimpl

@@ -1,4 +1,4 @@
-"""{{title}} rules.
+"""High card rules.
 
 Each player is dealt ``hand_size`` cards. In each round every player, starting with the
 round's leader, plays one card face up; the highest rank wins the round (suits do not
@@ -18,107 +18,31 @@ from cardcore import (
     DECK_52,
     SPECTATOR,
     Card,
-    CardTable,
     IllegalActionError,
-    JsonCodec,
-    Layout,
     Outcome,
-    TableView,
-    Visibility,
-    Zone,
     card_ids,
-    option,
-    parse_card,
     rng_below,
     rng_seed,
     sample_table,
 )
+from cardcore_highcard.actions import Play, parse_action
+from cardcore_highcard.options import HighcardOptions
+from cardcore_highcard.render import render
+from cardcore_highcard.state import CODEC, LAYOUTS, STOCK, HighcardObservation, HighcardState
 
-__all__ = ["PRESETS", "{{Class}}", "{{Class}}Observation", "{{Class}}Options", "{{Class}}State", "Play"]
-
-
-@final
-@attrs.frozen(kw_only=True)
-class {{Class}}Options:
-    """The rule variants of {{name}}."""
-
-    hand_size: int = option(3, minimum=1, maximum=13, doc="cards dealt to each player")
-    ace: str = option("high", choices=("high", "low"), doc="whether the ace ranks high or low")
-
-
-PRESETS: Mapping[str, {{Class}}Options] = {
-    "default": {{Class}}Options(),
-    "quick": {{Class}}Options(hand_size=1),
-}
+__all__ = ["Highcard"]
 
 
 @final
-@attrs.frozen
-class Play:
-    """Play one card from the hand: ``play 10♥``."""
+class Highcard:
+    """The rules object; build it with ``cardcore.load_game("highcard", ...)``."""
 
-    card: Card
-
-    def __str__(self) -> str:
-        return f"play {self.card}"
-
-
-@final
-@attrs.frozen(kw_only=True)
-class {{Class}}State:
-    """A full state; never shown to bots."""
-
-    table: CardTable
-    rng: int
-    dealer: int
-    leader: int
-    current: int | None
-    wins: tuple[int, ...]
-
-
-@final
-@attrs.frozen(kw_only=True)
-class {{Class}}Observation:
-    """What one seat knows: its hand, the cards on the table, the rounds won."""
-
-    seat: int
-    num_players: int
-    dealer: int
-    leader: int
-    current_player: int | None
-    wins: tuple[int, ...]
-    table: TableView
-    legal_actions: tuple[Play, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return _CODEC.encode(self)  # type: ignore[no-any-return]
-
-
-def _layout(n: int) -> Layout:
-    zones = [Zone("stock", Visibility.HIDDEN, ordered=True)]
-    zones += [Zone(f"hand{i}", Visibility.OWNER, owner=i) for i in range(n)]
-    zones += [
-        Zone("trick", Visibility.PUBLIC, ordered=True),
-        Zone("done", Visibility.PUBLIC, ordered=True),
-    ]
-    return Layout(tuple(zones), n, (1 << 52) - 1)
-
-
-_LAYOUTS = {n: _layout(n) for n in range(2, 5)}
-STOCK = 0
-
-
-@final
-class {{Class}}:
-    """The rules object; build it with ``cardcore.load_game("{{name}}", ...)``."""
-
-    name = "{{name}}"
+    name = "highcard"
     min_players = 2
     max_players = 4
 
-    def __init__(self, options: {{Class}}Options | None = None) -> None:
-        self.options = options or {{Class}}Options()
+    def __init__(self, options: HighcardOptions | None = None) -> None:
+        self.options = options or HighcardOptions()
 
     def teams(self, num_players: int) -> None:
         """No partnerships."""
@@ -139,11 +63,11 @@ class {{Class}}:
         *,
         dealer: int | None = None,
         deck: Sequence[Card] | None = None,
-    ) -> {{Class}}State:
+    ) -> HighcardState:
         """Shuffle (or stack), deal ``hand_size`` each from the dealer's left."""
         if not 2 <= num_players <= 4:
-            raise ValueError(f"{{name}} needs 2-4 players, not {num_players}")
-        layout = _LAYOUTS[num_players]
+            raise ValueError(f"highcard needs 2-4 players, not {num_players}")
+        layout = LAYOUTS[num_players]
         rng = rng_seed(seed)
         if dealer is None:
             dealer, rng = rng_below(rng, num_players)
@@ -159,7 +83,7 @@ class {{Class}}:
                 seat = (dealer + k) % num_players
                 _, table = table.draw(STOCK, 1 + seat)
         first = (dealer + 1) % num_players
-        return {{Class}}State(
+        return HighcardState(
             table=table,
             rng=rng,
             dealer=dealer,
@@ -168,23 +92,23 @@ class {{Class}}:
             wins=(0,) * num_players,
         )
 
-    def current_player(self, state: {{Class}}State) -> int | None:
+    def current_player(self, state: HighcardState) -> int | None:
         """The seat to play, or ``None`` at the end."""
         return state.current
 
-    def legal_actions(self, state: {{Class}}State) -> tuple[Play, ...]:
+    def legal_actions(self, state: HighcardState) -> tuple[Play, ...]:
         """Any card of the hand."""
         if state.current is None:
             return ()
         return tuple(Play(Card.of(c)) for c in card_ids(state.table.masks[1 + state.current]))
 
-    def apply(self, state: {{Class}}State, action: Play) -> {{Class}}State:
+    def apply(self, state: HighcardState, action: Play) -> HighcardState:
         """Play a card; the last card of a round decides it."""
         seat = state.current
         if seat is None:
             raise IllegalActionError(action, "the game is over")
         if not isinstance(action, Play):
-            raise IllegalActionError(action, "not a {{name}} action", self.legal_actions(state))
+            raise IllegalActionError(action, "not a highcard action", self.legal_actions(state))
         hand = 1 + seat
         if not (state.table.masks[hand] >> action.card.id) & 1:
             raise IllegalActionError(
@@ -210,10 +134,10 @@ class {{Class}}:
         current = leader if table.masks[1 + leader] else None
         return attrs.evolve(state, table=table, wins=wins, leader=leader, current=current)
 
-    def observe(self, state: {{Class}}State, seat: int) -> {{Class}}Observation:
+    def observe(self, state: HighcardState, seat: int) -> HighcardObservation:
         """The seat's view (``-1``: an onlooker)."""
         legal = self.legal_actions(state) if seat == state.current and seat != SPECTATOR else ()
-        return {{Class}}Observation(
+        return HighcardObservation(
             seat=seat,
             num_players=len(state.wins),
             dealer=state.dealer,
@@ -224,16 +148,16 @@ class {{Class}}:
             legal_actions=legal,
         )
 
-    def outcome(self, state: {{Class}}State) -> Outcome | None:
+    def outcome(self, state: HighcardState) -> Outcome | None:
         """Most rounds won wins; ties share."""
         if state.current is not None:
             return None
         return Outcome.from_scores(state.wins)
 
-    def sample_state(self, observation: {{Class}}Observation, rng: random.Random) -> {{Class}}State:
+    def sample_state(self, observation: HighcardObservation, rng: random.Random) -> HighcardState:
         """Deal the unseen cards at random; everything public is copied."""
         table = sample_table(observation.table, rng)
-        return {{Class}}State(
+        return HighcardState(
             table=table,
             rng=rng.getrandbits(64),
             dealer=observation.dealer,
@@ -245,43 +169,21 @@ class {{Class}}:
     @staticmethod
     def parse(text: str) -> Play:
         """Parse ``play 10♥`` (or just ``10♥``)."""
-        words = text.split()
-        if words and words[0].lower() == "play":
-            words = words[1:]
-        if len(words) != 1:
-            raise ValueError(f"not a {{name}} action: {text!r} (try 'play 10♥')")
-        return Play(parse_card(words[0]))
+        return parse_action(text)
 
     def parse_action(self, text: str) -> Play:
         """Parse an action's text form."""
-        return self.parse(text)
+        return parse_action(text)
 
-    def observation_from_json(self, data: Mapping[str, Any]) -> {{Class}}Observation:
+    def observation_from_json(self, data: Mapping[str, Any]) -> HighcardObservation:
         """Rebuild an observation from ``to_json`` data."""
         n = data.get("num_players")
-        if not isinstance(n, int) or n not in _LAYOUTS:
+        if not isinstance(n, int) or n not in LAYOUTS:
             raise ValueError("observation: 'num_players' must be 2-4")
-        obs = _CODEC.decode(data, {{Class}}Observation, num_players=n)
-        assert isinstance(obs, {{Class}}Observation)
+        obs = CODEC.decode(data, HighcardObservation, num_players=n)
+        assert isinstance(obs, HighcardObservation)
         return obs
 
-    def render(self, observation: {{Class}}Observation) -> str:
+    def render(self, observation: HighcardObservation) -> str:
         """The table as text for the observing seat."""
-        o = observation
-        lines = [f"{{title}}, {o.num_players} players; rounds won: {list(o.wins)}"]
-        for i in range(o.num_players):
-            mark = " (you)" if i == o.seat else ""
-            lines.append(f"  seat {i}{mark}: hand {o.table.describe(1 + i)}")
-        lines.append(f"  trick: {o.table.describe(1 + o.num_players)}")
-        done = o.table.cards(2 + o.num_players)
-        if done:
-            last = " ".join(str(c) for c in done[-o.num_players :])
-            lines.append(f"  last round: [{last}]; rounds played: {len(done) // o.num_players}")
-        if o.current_player is None:
-            lines.append("  game over")
-        else:
-            lines.append(f"  to play: seat {o.current_player}")
-        return "\n".join(lines)
-
-
-_CODEC = JsonCodec((Play,), {{Class}}.parse, _LAYOUTS.__getitem__)
+        return render(observation)
