@@ -20,19 +20,9 @@ from typing import Final
 
 from cardcore import DECK_52, Card
 from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
-from cardcore_nyuri.game import (
-    Decline,
-    Lay,
-    Nyuri,
-    NyuriAction,
-    NyuriObservation,
-    Phase,
-    Steal,
-    Swap,
-    TakeBack,
-    TurnRecord,
-    card_value,
-)
+from cardcore_nyuri.actions import Decline, Lay, NyuriAction, Steal, Swap, TakeBack, card_value
+from cardcore_nyuri.rules import Nyuri
+from cardcore_nyuri.state import NyuriObservation, Phase, TurnRecord
 
 __all__ = ["action_key", "facts_size", "nyuri_actions", "nyuri_codec", "nyuri_facts"]
 
