@@ -20,7 +20,6 @@ and ``tuple(legal)`` lists them all.
 from __future__ import annotations
 
 import bisect
-import itertools
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar, overload
@@ -304,8 +303,17 @@ class ConcatActions(LazyActions[A]):
     __slots__ = ("_ends", "_parts")
 
     def __init__(self, *parts: Sequence[A]) -> None:
-        self._parts = tuple(p for p in parts if len(p))
-        self._ends = tuple(itertools.accumulate(len(p) for p in self._parts))
+        kept = []
+        ends = []
+        total = 0
+        for p in parts:
+            n = len(p)
+            if n:
+                total += n
+                kept.append(p)
+                ends.append(total)
+        self._parts = tuple(kept)
+        self._ends = tuple(ends)
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -391,24 +399,6 @@ class CardSubsets(LazyActions[C], Generic[C]):
         segments: list[tuple[int, int, int]] = []  # (lead, start, cards added: 1 or 2)
         ends: list[int] = []
         total = 0
-
-        def pairs(lead: int, i: int, need: int) -> None:
-            # Every pair of positions i <= a < b worth more than ``need``, after ``lead``.
-            nonlocal total
-            i = max(i, bisect_right(w, need - w[k - 1]))
-            while i < k - 1:
-                start = bisect_right(w, need - w[i])
-                if start <= i + 1:  # every later card completes this one and those after
-                    n = k - i
-                    total += n * (n - 1) // 2
-                    segments.append((lead, i, 2))
-                    ends.append(total)
-                    return
-                total += k - start
-                segments.append((lead | bits[i], start, 1))
-                ends.append(total)
-                i += 1
-
         for size in allowed:
             if size > k:
                 break
@@ -418,13 +408,30 @@ class CardSubsets(LazyActions[C], Generic[C]):
                     total += k - start
                     segments.append((0, start, 1))
                     ends.append(total)
-            elif size == 2:
-                pairs(0, 0, floor)
+                continue
+            # The pairs of positions a < b from ``first`` on worth more than ``need``,
+            # after a lead: no lead for size 2, each possible first card for size 3.
+            if size == 2:
+                leads = [(0, 0, floor)]
             else:
-                i = bisect_right(w, floor - w[k - 2] - w[k - 1])
-                while i < k - 2:
-                    pairs(bits[i], i + 1, floor - w[i])
-                    i += 1
+                lo = bisect_right(w, floor - w[k - 2] - w[k - 1])
+                leads = [(bits[i], i + 1, floor - w[i]) for i in range(lo, k - 2)]
+            top = w[k - 1]
+            for lead, first, need in leads:
+                a = bisect_right(w, need - top)
+                a = max(a, first)
+                while a < k - 1:
+                    start = bisect_right(w, need - w[a])
+                    if start <= a + 1:  # every later card completes a and those after it
+                        n = k - a
+                        total += n * (n - 1) // 2
+                        segments.append((lead, a, 2))
+                        ends.append(total)
+                        break
+                    total += k - start
+                    segments.append((lead | bits[a], start, 1))
+                    ends.append(total)
+                    a += 1
         self._segments = segments
         self._ends = ends
 

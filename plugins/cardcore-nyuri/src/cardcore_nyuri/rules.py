@@ -222,7 +222,10 @@ class Nyuri:
         if phase is _OFFER:
             n = state.table.layout.num_seats
             assert state.current is not None
-            return self._offer_actions(masks[1 + state.current], masks[1 + 2 * n], masks[2 + 2 * n])
+            hand = masks[1 + state.current]
+            target = masks[1 + 2 * n].bit_length() - 1
+            guard = masks[2 + 2 * n].bit_length() - 1
+            return offer_actions(hand, target, guard, any_suit=self._any_suit)
         if phase is _LAY:
             hand = masks[1 + state.layer]
             out: list[NyuriAction] = []
