@@ -378,7 +378,7 @@ class CardSubsets(LazyActions[C], Generic[C]):
             m ^= low
         if weights is not None:
             ids.sort(key=weights.__getitem__)
-            w = [weights[c] for c in ids]
+            w = list(map(weights.__getitem__, ids))
         else:
             w = [0] * len(ids)
         self._action = action
@@ -394,7 +394,6 @@ class CardSubsets(LazyActions[C], Generic[C]):
         # the first lead whose next card is enough, every later one is a whole block.
         floor = above if above is not None else -1
         k = len(ids)
-        bits = [1 << c for c in ids]
         bisect_right = bisect.bisect_right
         segments: list[tuple[int, int, int]] = []  # (lead, start, cards added: 1 or 2)
         ends: list[int] = []
@@ -412,10 +411,15 @@ class CardSubsets(LazyActions[C], Generic[C]):
             # The pairs of positions a < b from ``first`` on worth more than ``need``,
             # after a lead: no lead for size 2, each possible first card for size 3.
             if size == 2:
-                leads = [(0, 0, floor)]
+                leads: Iterable[tuple[int, int, int]] = ((0, 0, floor),)
             else:
                 lo = bisect_right(w, floor - w[k - 2] - w[k - 1])
-                leads = [(bits[i], i + 1, floor - w[i]) for i in range(lo, k - 2)]
+                leads = zip(
+                    map((1).__lshift__, ids[lo : k - 2]),
+                    range(lo + 1, k - 1),
+                    map(floor.__sub__, w[lo : k - 2]),
+                    strict=True,
+                )
             top = w[k - 1]
             for lead, first, need in leads:
                 a = bisect_right(w, need - top)
@@ -429,7 +433,7 @@ class CardSubsets(LazyActions[C], Generic[C]):
                         ends.append(total)
                         break
                     total += k - start
-                    segments.append((lead | bits[a], start, 1))
+                    segments.append((lead | 1 << ids[a], start, 1))
                     ends.append(total)
                     a += 1
         self._segments = segments

@@ -71,7 +71,7 @@ _RETURN_TAKE: Final[tuple[NyuriAction, ...]] = (TakeBack(),)
 
 def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
     """``known`` with the cards of ``m`` known to every seat (face up)."""
-    return tuple([k | m for k in known])
+    return tuple(map(m.__or__, known))
 
 
 # ---- the rules ---------------------------------------------------------------------
@@ -229,9 +229,17 @@ class Nyuri:
         if phase is _LAY:
             hand = masks[1 + state.layer]
             out: list[NyuriAction] = []
-            for c in card_ids(hand):
+            m = hand
+            while m:  # each card in card order, then the same card under each bodyguard
+                low = m & -m
+                m ^= low
+                c = low.bit_length() - 1
                 out.append(Lay.of(c))
-                out += [Lay.of(c, g) for g in card_ids(hand & _HIGHER_SAME_SUIT[c])]
+                guards = hand & _HIGHER_SAME_SUIT[c]
+                while guards:
+                    g = guards & -guards
+                    guards ^= g
+                    out.append(Lay.of(c, g.bit_length() - 1))
             return tuple(out)
         if phase is _RETURN:
             return _RETURN_BOTH if masks[0] else _RETURN_TAKE

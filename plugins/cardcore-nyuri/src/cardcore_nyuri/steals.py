@@ -57,7 +57,9 @@ def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequ
         singles = hand & suited & _VALUE_ABOVE[tv]
     else:
         singles = hand & _HIGHER_SAME_SUIT[target]
-    head = (*_ONLY_DECLINE, *[Steal.of(c) for c in card_ids(singles)])
+    head = _ONLY_DECLINE
+    if singles:
+        head += tuple(map(Steal.of, card_ids(singles)))
     if not hand & (hand - 1):  # a single card: no sets
         return head
     sizes = (2, 3) if tv > 10 else (2,)
