@@ -26,6 +26,8 @@ class LazyLegal:
         self._game = game
 
     def __getattr__(self, name: str) -> Any:
+        if name == "_game":  # not set yet (while unpickling): no wrapped game to ask
+            raise AttributeError(name)
         return getattr(self._game, name)
 
     def legal_actions(self, state: Any) -> LazyActions[Any]:

@@ -20,7 +20,6 @@ and ``tuple(legal)`` lists them all.
 from __future__ import annotations
 
 import bisect
-import itertools
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar, overload
@@ -304,8 +303,17 @@ class ConcatActions(LazyActions[A]):
     __slots__ = ("_ends", "_parts")
 
     def __init__(self, *parts: Sequence[A]) -> None:
-        self._parts = tuple(p for p in parts if len(p))
-        self._ends = tuple(itertools.accumulate(len(p) for p in self._parts))
+        kept = []
+        ends = []
+        total = 0
+        for p in parts:
+            n = len(p)
+            if n:
+                total += n
+                kept.append(p)
+                ends.append(total)
+        self._parts = tuple(kept)
+        self._ends = tuple(ends)
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -344,7 +352,7 @@ class CardSubsets(LazyActions[C], Generic[C]):
         above: only sets whose weights add up to more than this.
     """
 
-    __slots__ = ("_above", "_action", "_counts", "_ends", "_ids", "_mask", "_rows", "_weights")
+    __slots__ = ("_above", "_action", "_ends", "_ids", "_mask", "_segments", "_sizes", "_weights")
 
     def __init__(
         self,
@@ -362,41 +370,74 @@ class CardSubsets(LazyActions[C], Generic[C]):
             raise ValueError("CardSubsets: 'above' needs 'weights' to add up")
         if mask >> 52 or mask < 0:
             raise ValueError(f"CardSubsets: not a card mask: {mask:#x}")
-        ids = [c for c in range(52) if (mask >> c) & 1]
+        ids: list[int] = []
+        m = mask
+        while m:
+            low = m & -m
+            ids.append(low.bit_length() - 1)
+            m ^= low
         if weights is not None:
             ids.sort(key=weights.__getitem__)
-            w = [weights[c] for c in ids]
+            w = list(map(weights.__getitem__, ids))
         else:
             w = [0] * len(ids)
-        floor = above
         self._action = action
         self._mask = mask
         self._ids = ids
         self._weights = weights
-        self._above = floor
+        self._above = above
+        self._sizes = allowed
+        # The sets are listed as segments, in order: a segment adds to a fixed lead (a
+        # mask) either one card at each position from ``start`` on, or every pair of
+        # positions from ``start`` on. Since the weights ascend, the sets worth enough
+        # with a given lead end in a suffix of positions (found by bisection), and from
+        # the first lead whose next card is enough, every later one is a whole block.
+        floor = above if above is not None else -1
         k = len(ids)
-        counts: list[int] = []
-        rows: list[tuple[list[int], list[int], list[int]]] = []
+        bisect_right = bisect.bisect_right
+        segments: list[tuple[int, int, int]] = []  # (lead, start, cards added: 1 or 2)
+        ends: list[int] = []
+        total = 0
         for size in allowed:
-            firsts: list[int] = []  # per leading position group: its first index
-            starts: list[int] = []  # where the last card may start
-            ends: list[int] = []  # cumulative counts
-            total = 0
-            for lead in itertools.combinations(range(k), size - 1):
-                after = lead[-1] + 1 if lead else 0
-                if floor is not None:
-                    need = floor - sum(w[i] for i in lead)
-                    after = max(after, bisect.bisect_right(w, need))
-                if after < k:
-                    total += k - after
-                    firsts.append(_rank(lead, k))
-                    starts.append(after)
+            if size > k:
+                break
+            if size == 1:
+                start = bisect_right(w, floor)
+                if start < k:
+                    total += k - start
+                    segments.append((0, start, 1))
                     ends.append(total)
-            counts.append(total)
-            rows.append((firsts, starts, ends))
-        self._counts = tuple(zip(allowed, counts, strict=True))
-        self._rows = tuple(rows)
-        self._ends = tuple(itertools.accumulate(counts))
+                continue
+            # The pairs of positions a < b from ``first`` on worth more than ``need``,
+            # after a lead: no lead for size 2, each possible first card for size 3.
+            if size == 2:
+                leads: Iterable[tuple[int, int, int]] = ((0, 0, floor),)
+            else:
+                lo = bisect_right(w, floor - w[k - 2] - w[k - 1])
+                leads = zip(
+                    map((1).__lshift__, ids[lo : k - 2]),
+                    range(lo + 1, k - 1),
+                    map(floor.__sub__, w[lo : k - 2]),
+                    strict=True,
+                )
+            top = w[k - 1]
+            for lead, first, need in leads:
+                a = bisect_right(w, need - top)
+                a = max(a, first)
+                while a < k - 1:
+                    start = bisect_right(w, need - w[a])
+                    if start <= a + 1:  # every later card completes a and those after it
+                        n = k - a
+                        total += n * (n - 1) // 2
+                        segments.append((lead, a, 2))
+                        ends.append(total)
+                        break
+                    total += k - start
+                    segments.append((lead | 1 << ids[a], start, 1))
+                    ends.append(total)
+                    a += 1
+        self._segments = segments
+        self._ends = ends
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -405,41 +446,24 @@ class CardSubsets(LazyActions[C], Generic[C]):
         ends = self._ends
         s = bisect.bisect_right(ends, index)
         index -= ends[s - 1] if s else 0
-        size = self._counts[s][0]
-        firsts, starts, row_ends = self._rows[s]
-        r = bisect.bisect_right(row_ends, index)
-        offset = index - (row_ends[r - 1] if r else 0)
-        lead = _unrank(firsts[r], size - 1, len(self._ids))
+        lead, start, added = self._segments[s]
         ids = self._ids
-        mask = 1 << ids[starts[r] + offset]
-        for i in lead:
-            mask |= 1 << ids[i]
-        return self._action.from_mask(mask)
+        if added == 1:
+            return self._action.from_mask(lead | 1 << ids[start + index])
+        k = len(ids)
+        while index >= k - 1 - start:  # the pairs of positions from start on, in order
+            index -= k - 1 - start
+            start += 1
+        return self._action.from_mask(lead | 1 << ids[start] | 1 << ids[start + 1 + index])
 
     def __contains__(self, value: object) -> bool:
         if type(value) is not self._action:
             return False
         assert isinstance(value, CardAction)
         m = value.mask
-        if m & ~self._mask or all(m.bit_count() != s for s, _ in self._counts):
+        if m & ~self._mask or m.bit_count() not in self._sizes:
             return False
         if self._above is None or self._weights is None:
             return True
         weights = self._weights
         return sum(weights[c.id] for c in value.cards) > self._above
-
-
-def _rank(lead: tuple[int, ...], k: int) -> int:
-    """A key for a tuple of at most two positions below ``k``, read back by ``_unrank``."""
-    out = 0
-    for i in lead:
-        out = out * k + i
-    return out
-
-
-def _unrank(key: int, length: int, k: int) -> tuple[int, ...]:
-    out = []
-    for _ in range(length):
-        key, i = divmod(key, k)
-        out.append(i)
-    return tuple(reversed(out))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Union
 
@@ -110,6 +110,8 @@ class JsonCodec:
                 except (ValueError, TypeError, KeyError) as e:
                     errors.append(str(e))
             raise ValueError(f"{path}: matches no alternative ({'; '.join(errors)})")
+        if origin is Sequence:  # e.g. legal actions (a tuple or a lazy sequence): a tuple
+            hint, origin = tuple[(*typing.get_args(hint), Ellipsis)], tuple  # type: ignore[misc]
         if origin is tuple:
             args = typing.get_args(hint)
             if not isinstance(data, list):

@@ -7,7 +7,9 @@ import random
 import attrs
 
 from cardcore import load_game
-from cardcore_nyuri.game import NyuriState, TurnRecord, _record, _state
+from cardcore_nyuri.state import NyuriState, TurnRecord
+from cardcore_nyuri.state import new_record as _record
+from cardcore_nyuri.state import new_state as _state
 
 
 def test_fast_constructors_build_the_attrs_records() -> None:

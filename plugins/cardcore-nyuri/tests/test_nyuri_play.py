@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -200,7 +200,7 @@ def play_random(
     n: int,
     seed: int,
     *,
-    policy: Callable[[random.Random, tuple[NyuriAction, ...]], NyuriAction] | None = None,
+    policy: Callable[[random.Random, Sequence[NyuriAction]], NyuriAction] | None = None,
     visit: Callable[[NyuriState], None] | None = None,
 ) -> NyuriState:
     rng = random.Random(seed)
@@ -234,7 +234,7 @@ def test_random_games_keep_the_invariants(label: str, g: Nyuri, n: int) -> None:
         assert end.end_reason == outcome.reason
 
 
-def _stall(rng: random.Random, legal: tuple[NyuriAction, ...]) -> NyuriAction:
+def _stall(rng: random.Random, legal: Sequence[NyuriAction]) -> NyuriAction:
     """Never steal, always take back: the slowest way through the stock."""
     for a in legal:
         if isinstance(a, Decline | TakeBack):
@@ -242,7 +242,7 @@ def _stall(rng: random.Random, legal: tuple[NyuriAction, ...]) -> NyuriAction:
     return legal[rng.randrange(len(legal))]
 
 
-def _small_thief(rng: random.Random, legal: tuple[NyuriAction, ...]) -> NyuriAction:
+def _small_thief(rng: random.Random, legal: Sequence[NyuriAction]) -> NyuriAction:
     """Steal with one card when possible, else stall: thefts that drain hands slowly."""
     singles = [a for a in legal if isinstance(a, Steal) and len(a.cards) == 1]
     if singles and rng.random() < 0.7:

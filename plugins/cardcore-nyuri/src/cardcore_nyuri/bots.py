@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import comb
 from typing import Any, final
 
 from cardcore import SPECTATOR
-from cardcore_nyuri.game import (
-    Decline,
-    Lay,
-    Nyuri,
-    NyuriAction,
-    NyuriObservation,
-    NyuriOptions,
-    NyuriState,
-    Phase,
-    Steal,
-    Swap,
-    TakeBack,
-)
+from cardcore_nyuri.actions import Decline, Lay, NyuriAction, Steal, Swap, TakeBack
+from cardcore_nyuri.options import NyuriOptions
+from cardcore_nyuri.rules import Nyuri
+from cardcore_nyuri.state import NyuriObservation, NyuriState, Phase
 
 __all__ = ["NyuriHeuristic", "count_value"]
 
@@ -74,7 +66,7 @@ class NyuriHeuristic:
 
     # ---- laying ----------------------------------------------------------------------
 
-    def _lay(self, obs: NyuriObservation, legal: tuple[NyuriAction, ...]) -> NyuriAction:
+    def _lay(self, obs: NyuriObservation, legal: Sequence[NyuriAction]) -> NyuriAction:
         # Cards that may be in another hand: all but this hand, the piles, the table and
         # the stock cards known (swapped under it).
         z = obs.zones
@@ -116,7 +108,7 @@ class NyuriHeuristic:
 
     # ---- offering --------------------------------------------------------------------
 
-    def _offer(self, obs: NyuriObservation, legal: tuple[NyuriAction, ...]) -> NyuriAction:
+    def _offer(self, obs: NyuriObservation, legal: Sequence[NyuriAction]) -> NyuriAction:
         best = max((sum(int(c.rank) for c in o) for o in obs.offers if o), default=0)
         steals = [a for a in legal if isinstance(a, Steal) and a.value > best]
         if not steals:
@@ -129,7 +121,7 @@ class NyuriHeuristic:
 
     # ---- nobody stole ----------------------------------------------------------------
 
-    def _return(self, obs: NyuriObservation, legal: tuple[NyuriAction, ...]) -> NyuriAction:
+    def _return(self, obs: NyuriObservation, legal: Sequence[NyuriAction]) -> NyuriAction:
         swap = next((a for a in legal if isinstance(a, Swap)), None)
         low = obs.target_value < 16 if obs.guard is not None else obs.target_value <= 8
         if swap is not None and low:

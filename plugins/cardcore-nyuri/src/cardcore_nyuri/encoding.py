@@ -20,21 +20,11 @@ from typing import Final
 
 from cardcore import DECK_52, Card
 from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
-from cardcore_nyuri.game import (
-    Decline,
-    Lay,
-    Nyuri,
-    NyuriAction,
-    NyuriObservation,
-    Phase,
-    Steal,
-    Swap,
-    TakeBack,
-    TurnRecord,
-    card_value,
-)
+from cardcore_nyuri.actions import Decline, Lay, NyuriAction, Steal, Swap, TakeBack, card_value
+from cardcore_nyuri.rules import Nyuri
+from cardcore_nyuri.state import NyuriObservation, Phase, TurnRecord
 
-__all__ = ["action_key", "facts_size", "nyuri_actions", "nyuri_codec", "nyuri_facts"]
+__all__ = ["facts_size", "nyuri_actions", "nyuri_codec", "nyuri_facts"]
 
 MAX_TARGET: Final = 27
 """The largest target value (a king guarded by the ace): target values are scaled by it."""
@@ -66,22 +56,6 @@ def nyuri_actions() -> Iterator[NyuriAction]:
     for size in (1, 2, 3):
         for cards in itertools.combinations(DECK_52, size):
             yield Steal(cards)
-
-
-def action_key(action: NyuriAction) -> int:
-    """A cheap lookup key: hashing a steal's tuple of cards would cost more than a step.
-
-    A steal's key is its card mask (positive); a lay's and the simple actions' keys are
-    negative, so no two actions share one.
-    """
-    if type(action) is Steal:
-        return action.mask
-    if type(action) is Lay:
-        return -1 - 64 * action.card.id - (63 if action.guard is None else action.guard.id)
-    return -10_000 - _SIMPLE.index(type(action))
-
-
-_SIMPLE: Final = (Decline, TakeBack, Swap)
 
 
 _CARD_VALUE: Final = (0, *(card_value(Card.of(c)) for c in range(52)))
@@ -155,4 +129,5 @@ def nyuri_codec(game: Nyuri, num_players: int) -> TableCodec[NyuriAction]:
         facts_size=facts_size(num_players),
         slots=[Slots("stock", 2)],
     )
-    return TableCodec(encoding, ActionIndex(nyuri_actions(), key=action_key))
+    # Every Nyuri action is a shared instance hashed by identity: the index needs no key.
+    return TableCodec(encoding, ActionIndex(nyuri_actions()))

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
 from cardcore.adapters import CodecSpec
 from cardcore_nyuri.bots import NyuriHeuristic, count_value
-from cardcore_nyuri.game import PRESETS, Nyuri, NyuriOptions
+from cardcore_nyuri.options import PRESETS, NyuriOptions
+from cardcore_nyuri.rules import Nyuri
 
 
 @hookimpl

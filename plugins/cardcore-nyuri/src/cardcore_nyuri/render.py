@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from cardcore import SPECTATOR, Card
-from cardcore_nyuri.game import NyuriObservation, Phase, TurnRecord, card_value
+from cardcore_nyuri.actions import card_value
+from cardcore_nyuri.state import NyuriObservation, Phase, TurnRecord
 
 __all__ = ["render_observation"]
 

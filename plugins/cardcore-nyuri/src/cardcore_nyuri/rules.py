@@ -1,0 +1,646 @@
+"""Nyuri ("Steal") rules: the game object, from the deal to the outcome.
+
+Players take turns as the *layer*: the layer puts a card face up (alone, or with a
+higher card of its suit on top as a bodyguard), and every other player in turn may try
+to steal it with one, two or three hand cards worth more. The best offer takes the
+target; a player who did not steal draws from the stock. Rule ids (``NY-4.4``) refer to
+the Nyuri rules specification; the plugin's README summarises them. The zones of the
+card table are described in :mod:`cardcore_nyuri.state`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, NoReturn, final
+
+from cardcore import (
+    SPECTATOR,
+    Card,
+    CardTable,
+    IllegalActionError,
+    Layout,
+    Outcome,
+    card_ids,
+    new_table,
+    rng_below,
+    rng_seed,
+    rng_shuffle,
+    sample_table,
+)
+from cardcore_nyuri.actions import (
+    _HIGHER_SAME_SUIT,
+    _SUIT_OF,
+    Decline,
+    Lay,
+    NyuriAction,
+    Steal,
+    Swap,
+    TakeBack,
+    parse_nyuri_action,
+)
+from cardcore_nyuri.options import HAND_SIZE, NyuriOptions
+from cardcore_nyuri.render import render_observation
+from cardcore_nyuri.state import (
+    NyuriObservation,
+    NyuriState,
+    NyuriZones,
+    Phase,
+    TurnRecord,
+    new_record,
+    new_state,
+    nyuri_layout,
+    nyuri_zones,
+    observation_from_json,
+)
+from cardcore_nyuri.steals import offer_actions, steal_problem
+
+__all__ = ["Nyuri"]
+
+_CARD: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
+
+_LAY: Final = Phase.LAY
+_OFFER: Final = Phase.OFFER
+_RETURN: Final = Phase.RETURN
+_OVER: Final = Phase.OVER
+
+_RETURN_BOTH: Final[tuple[NyuriAction, ...]] = (TakeBack(), Swap())
+_RETURN_TAKE: Final[tuple[NyuriAction, ...]] = (TakeBack(),)
+
+
+def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
+    """``known`` with the cards of ``m`` known to every seat (face up)."""
+    return tuple(map(m.__or__, known))
+
+
+# ---- the rules ---------------------------------------------------------------------
+
+
+@final
+class Nyuri:
+    """The Nyuri rules under fixed options; build with ``cardcore.load_game("nyuri")``.
+
+    Args:
+        options: the rule variants (default: the ``default`` preset).
+    """
+
+    name = "nyuri"
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, options: NyuriOptions | None = None) -> None:
+        self.options: NyuriOptions = options if options is not None else NyuriOptions()
+        o = self.options
+        self._pile = o.capture == "pile"
+        self._empty_hand_end = o.end == "first_empty_hand"
+        self._penalty = o.three_card_penalty
+        self._any_suit = o.guarded_single == "any_suit"
+        self._limit = o.turn_limit
+
+    def __repr__(self) -> str:
+        return f"Nyuri({self.options!r})"
+
+    # ---- setup -----------------------------------------------------------------------
+
+    def teams(self, num_players: int) -> tuple[tuple[int, ...], ...] | None:
+        """No partnerships: everyone plays for themselves."""
+        return None
+
+    def max_turns(self, num_players: int) -> int:
+        """An upper bound on the turns of one game.
+
+        With ``capture=pile`` the bound of NY-9.6, ``(104 - 7N) + 26(N - 1) + N``; with
+        ``capture=hand``, ``end=stock_exhausted`` and N >= 3 the bound ``52 - 7N`` of
+        NY-9.7; otherwise (and whenever smaller) the turn limit.
+        """
+        n = num_players
+        bound = self._limit
+        if self._pile:
+            bound = min(bound, (104 - 7 * n) + 26 * (n - 1) + n)
+        elif not self._empty_hand_end and n >= 3:
+            bound = min(bound, 52 - 7 * n)
+        return bound
+
+    def max_decisions(self, num_players: int) -> int:
+        """A turn has at most N + 1 decisions: a lay, N - 1 offers and a return."""
+        return self.max_turns(num_players) * (num_players + 1)
+
+    def layout(self, num_players: int) -> Layout:
+        """The card-table layout for a player count."""
+        return nyuri_layout(num_players)
+
+    def zones(self, num_players: int) -> NyuriZones:
+        """The zone indexes for a player count."""
+        return nyuri_zones(num_players)
+
+    def initial_state(
+        self,
+        num_players: int,
+        seed: int,
+        *,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> NyuriState:
+        """Shuffle (or stack) and deal seven cards each from the dealer's left (NY-3).
+
+        Args:
+            num_players: 2, 3 or 4.
+            seed: seeds the state's RNG.
+            dealer: the dealer seat; ``None`` draws it at random (NY-3.1).
+            deck: a stacked deck, top card first, instead of the shuffle.
+
+        Raises:
+            ValueError: a bad player count, dealer seat or deck.
+        """
+        layout = nyuri_layout(num_players) if isinstance(num_players, int) else None
+        if layout is None:
+            raise ValueError(f"Nyuri is for 2, 3 or 4 players, not {num_players!r}")
+        n = num_players
+        rng = rng_seed(seed)
+        if dealer is None:
+            dealer, rng = rng_below(rng, n)
+        elif not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        ids: Sequence[int]
+        if deck is not None:
+            if not all(isinstance(c, Card) for c in deck):
+                raise ValueError("a stacked deck must be a sequence of cards, top card first")
+            ids = [c.id for c in deck]
+            if len(ids) != 52 or len(set(ids)) != 52:
+                twice = sorted(c for c, k in Counter(ids).items() if k > 1)
+                missing = sorted(set(range(52)) - set(ids))
+                raise ValueError(
+                    "a stacked deck must hold each of the 52 cards exactly once; got "
+                    f"{len(ids)} cards, twice: [{' '.join(str(_CARD[c]) for c in twice)}], "
+                    f"missing: [{' '.join(str(_CARD[c]) for c in missing)}]"
+                )
+        else:
+            ids, rng = rng_shuffle(rng, range(52))
+        # Deal one card at a time clockwise from the dealer's left (NY-3.2), the top card
+        # first; each player sees only their own cards.
+        masks = [0] * len(layout.zones)
+        dealt = HAND_SIZE * n
+        for i in range(dealt):
+            masks[1 + (dealer + 1 + i) % n] |= 1 << ids[i]
+        stock = tuple(reversed(ids[dealt:]))  # bottom first
+        for c in stock:
+            masks[0] |= 1 << c
+        orders: list[tuple[int, ...]] = [()] * len(layout.zones)
+        orders[0] = stock
+        table = CardTable(layout, tuple(masks), tuple(orders), tuple(masks[1 : 1 + n]))
+        first = (dealer + 1) % n
+        return NyuriState(
+            table=table,
+            rng=rng,
+            dealer=dealer,
+            phase=_LAY,
+            layer=first,
+            current=first,
+            turn=1,
+            dead_turns=0,
+            last=None,
+            end_reason="",
+        )
+
+    # ---- whose turn, what is legal ---------------------------------------------------
+
+    def current_player(self, state: NyuriState) -> int | None:
+        """The seat to decide, or ``None`` when the game is over."""
+        return state.current
+
+    def legal_actions(self, state: NyuriState) -> Sequence[NyuriAction]:
+        """The current player's legal actions, in a fixed order.
+
+        Lay: each hand card in card order, each followed by its guarded lays. Offer:
+        ``decline``, single cards in card order, then pairs and triples as combinations
+        of the hand sorted by value (then suit), a lazy sequence that builds a steal only
+        when it is read. Return: ``take back``, then ``swap`` when the stock is not empty.
+        """
+        phase = state.phase
+        masks = state.table.masks
+        if phase is _OFFER:
+            n = state.table.layout.num_seats
+            assert state.current is not None
+            hand = masks[1 + state.current]
+            target = masks[1 + 2 * n].bit_length() - 1
+            guard = masks[2 + 2 * n].bit_length() - 1
+            return offer_actions(hand, target, guard, any_suit=self._any_suit)
+        if phase is _LAY:
+            hand = masks[1 + state.layer]
+            out: list[NyuriAction] = []
+            m = hand
+            while m:  # each card in card order, then the same card under each bodyguard
+                low = m & -m
+                m ^= low
+                c = low.bit_length() - 1
+                out.append(Lay.of(c))
+                guards = hand & _HIGHER_SAME_SUIT[c]
+                while guards:
+                    g = guards & -guards
+                    guards ^= g
+                    out.append(Lay.of(c, g.bit_length() - 1))
+            return tuple(out)
+        if phase is _RETURN:
+            return _RETURN_BOTH if masks[0] else _RETURN_TAKE
+        return ()
+
+    def _offer_actions(self, hand: int, tmask: int, gmask: int) -> Sequence[NyuriAction]:
+        """The legal offers from ``hand`` against a target and bodyguard (card masks)."""
+        g = gmask.bit_length() - 1
+        return offer_actions(hand, tmask.bit_length() - 1, g, any_suit=self._any_suit)
+
+    def steal_problem(self, offer: int, target: int, guard: int = -1) -> str | None:
+        """Why a set of cards cannot steal a target (NY-4.4), or ``None`` if it can.
+
+        Args:
+            offer: the offered cards as a mask.
+            target: the target's card id.
+            guard: the bodyguard's card id, ``-1`` when unguarded.
+
+        Returns:
+            The reason in the players' words, or ``None`` for a legal steal.
+        """
+        return steal_problem(offer, target, guard, any_suit=self._any_suit)
+
+    # ---- applying actions ------------------------------------------------------------
+
+    def apply(self, state: NyuriState, action: NyuriAction) -> NyuriState:
+        """Play ``action`` for the current player; return the new state.
+
+        Raises:
+            IllegalActionError: the action is not legal now (the reason says why);
+                ``state`` is unchanged.
+        """
+        phase = state.phase
+        kind = type(action)
+        if phase is _OFFER:
+            if kind is Steal or kind is Decline:
+                return self._offer(state, action)  # type: ignore[arg-type]
+            self._refuse(state, action, "the other players may only steal or decline now")
+        if phase is _LAY:
+            if kind is Lay:
+                return self._lay(state, action)  # type: ignore[arg-type]
+            self._refuse(state, action, f"P{state.layer} must lay a card first")
+        if phase is _RETURN:
+            if kind is TakeBack:
+                return self._return(state, swap=False)
+            if kind is Swap:
+                if not state.table.masks[0]:
+                    self._refuse(state, action, "cannot swap: the stock is empty")
+                return self._return(state, swap=True)
+            self._refuse(state, action, f"nobody stole: P{state.layer} must take back or swap")
+        raise IllegalActionError(action, "the game is over")
+
+    def _refuse(self, state: NyuriState, action: object, reason: str) -> NoReturn:
+        if not isinstance(action, Lay | Steal | Decline | TakeBack | Swap):
+            reason = f"not a Nyuri action ({type(action).__name__})"
+        raise IllegalActionError(action, reason, self.legal_actions(state))
+
+    def _lay(self, state: NyuriState, action: Lay) -> NyuriState:
+        table = state.table
+        layer = state.layer
+        hand = 1 + layer
+        n = table.layout.num_seats
+        c = action.card.id
+        hmask = table.masks[hand]
+        if not (hmask >> c) & 1:
+            self._refuse(state, action, f"{action.card} is not in your hand")
+        masks = list(table.masks)
+        shown = 1 << c
+        masks[1 + 2 * n] = shown
+        if action.guard is not None:
+            g = action.guard.id
+            if not (hmask >> g) & 1:
+                self._refuse(state, action, f"{action.guard} is not in your hand")
+            if _SUIT_OF[g] != _SUIT_OF[c]:
+                self._refuse(
+                    state,
+                    action,
+                    f"{action.guard} cannot guard {action.card}: "
+                    "a bodyguard must be of the same suit",
+                )
+            if g <= c:
+                self._refuse(
+                    state,
+                    action,
+                    f"{action.guard} cannot guard {action.card}: a bodyguard must be higher",
+                )
+            masks[2 + 2 * n] = 1 << g
+            shown |= 1 << g
+        masks[hand] = hmask ^ shown
+        # Face up on the table: every seat now knows where these cards are.
+        table = new_table((table.layout, tuple(masks), table.orders, _all_know(table.known, shown)))
+        return new_state(
+            table,
+            state.rng,
+            state.dealer,
+            _OFFER,
+            layer,
+            layer + 1 if layer + 1 < n else 0,
+            state.turn,
+            state.dead_turns,
+            state.last,
+            "",
+        )
+
+    def _offer(self, state: NyuriState, action: Steal | Decline) -> NyuriState:
+        table = state.table
+        seat = state.current
+        assert seat is not None
+        n = table.layout.num_seats
+        if type(action) is Steal:
+            m = action.mask
+            masks = list(table.masks)
+            hmask = masks[1 + seat]
+            if hmask & m != m:
+                missing = " ".join(str(c) for c in action.cards if not hmask & c.bit)
+                self._refuse(state, action, f"{missing} not in your hand")
+            t = masks[1 + 2 * n].bit_length() - 1
+            g = masks[2 + 2 * n].bit_length() - 1
+            problem = steal_problem(m, t, g, any_suit=self._any_suit)
+            if problem is not None:
+                self._refuse(state, action, problem)
+            masks[1 + seat] = hmask ^ m
+            masks[3 + 2 * n + seat] = m
+            # The offer is face up: every seat now knows where these cards are.
+            table = new_table((table.layout, tuple(masks), table.orders, _all_know(table.known, m)))
+        nxt = seat + 1 if seat + 1 < n else 0
+        if nxt != state.layer:
+            return new_state(
+                table,
+                state.rng,
+                state.dealer,
+                _OFFER,
+                state.layer,
+                nxt,
+                state.turn,
+                state.dead_turns,
+                state.last,
+                "",
+            )
+        return self._resolve(state, table)
+
+    def _resolve(self, state: NyuriState, table: CardTable) -> NyuriState:
+        """Resolution and draws (NY-4.5, NY-4.6), then the turn's end or the return.
+
+        The table is rebuilt in one step. Cards leaving the face-up zones were known to
+        every seat, so nobody's knowledge changes; a draw is seen by the drawer only.
+        """
+        n = table.layout.num_seats
+        layer = state.layer
+        masks = list(table.masks)
+        tz = 1 + 2 * n
+        gz = tz + 1
+        oz = gz + 1
+        best = 0
+        winner = -1
+        offers: list[tuple[Card, ...]] = [()] * n
+        for k in range(1, n):
+            s = (layer + k) % n
+            m = masks[oz + s]
+            if m:
+                offer = Steal.from_mask(m)
+                offers[s] = offer.cards
+                masks[oz + s] = 0
+                v = offer.value
+                if v > best:
+                    best = v
+                    winner = s
+        tmask = masks[tz]
+        gmask = masks[gz]
+        target = _CARD[tmask.bit_length() - 1]
+        guard = _CARD[gmask.bit_length() - 1] if gmask else None
+        rng = state.rng
+        penalty = False
+        orders = table.orders
+        known = table.known
+        if winner >= 0:
+            # Losing offers go back to their owners' hands (NY-4.5).
+            for s in range(n):
+                m = table.masks[oz + s]
+                if m and s != winner:
+                    masks[1 + s] |= m
+            wmask = table.masks[oz + winner]
+            masks[(1 + n + winner) if self._pile else (1 + winner)] |= tmask | gmask | wmask
+            masks[tz] = 0
+            masks[gz] = 0
+            if self._penalty and wmask.bit_count() == 3 and masks[1 + winner]:
+                table = new_table((table.layout, tuple(masks), orders, known))
+                wh = masks[1 + winner]
+                i, rng = rng_below(rng, wh.bit_count())
+                card = list(card_ids(wh))[i]
+                # A card picked unseen from W's hand, seen by L and W only (NY-8.2).
+                table = table.move(
+                    card, 1 + winner, 1 + layer, seen=(1 << layer) | (1 << winner), secret=True
+                )
+                masks = list(table.masks)
+                known = table.known
+                penalty = True
+            dead = 0
+        else:
+            dead = 0 if masks[0] else state.dead_turns + 1
+        drew: list[int] = []
+        stock = orders[0]
+        if stock:
+            known_l = list(known)
+            top = len(stock)
+            for k in range(1, n):
+                if not top:
+                    break
+                s = (layer + k) % n
+                if s != winner:
+                    top -= 1
+                    bit = 1 << stock[top]
+                    masks[0] ^= bit
+                    masks[1 + s] |= bit
+                    known_l[s] |= bit
+                    drew.append(s)
+            if drew:
+                orders = (stock[:top], *orders[1:])
+                known = tuple(known_l)
+        table = new_table((table.layout, tuple(masks), orders, known))
+        record = new_record(
+            state.turn,
+            layer,
+            target,
+            guard,
+            tuple(offers),
+            winner if winner >= 0 else None,
+            penalty,
+            tuple(drew),
+            "",
+        )
+        if winner < 0:
+            return new_state(
+                table, rng, state.dealer, _RETURN, layer, layer, state.turn, dead, record, ""
+            )
+        return self._end_turn(state, table, rng, dead, record)
+
+    def _return(self, state: NyuriState, *, swap: bool) -> NyuriState:
+        """Take back or swap (NY-4.7), then the turn's end.
+
+        The target and bodyguard were face up, so every seat knows where they go.
+        """
+        table = state.table
+        n = table.layout.num_seats
+        layer = state.layer
+        hand = 1 + layer
+        tz = 1 + 2 * n
+        masks = list(table.masks)
+        tmask = masks[tz]
+        gmask = masks[tz + 1]
+        masks[tz] = masks[tz + 1] = 0
+        orders = table.orders
+        known = table.known
+        if swap:
+            # The target at the very bottom, the bodyguard just above it (NY-T23) ...
+            under: tuple[int, ...] = (tmask.bit_length() - 1,)
+            if gmask:
+                under += (gmask.bit_length() - 1,)
+            stock = under + orders[0]
+            # ... then L draws as many cards from the top, seen by L only.
+            drawn = stock[-len(under) :]
+            stock = stock[: -len(under)]
+            got = 0
+            for c in drawn:
+                got |= 1 << c
+            masks[0] = (masks[0] | tmask | gmask) ^ got
+            masks[hand] |= got
+            orders = (stock, *orders[1:])
+            known = tuple(k | got if s == layer else k for s, k in enumerate(known))
+        else:
+            masks[hand] |= tmask | gmask
+        table = new_table((table.layout, tuple(masks), orders, known))
+        last = state.last
+        assert last is not None
+        record = new_record(
+            last.turn,
+            last.layer,
+            last.target,
+            last.guard,
+            last.offers,
+            None,
+            False,
+            last.drew,
+            "swap" if swap else "take back",
+        )
+        return self._end_turn(state, table, state.rng, state.dead_turns, record)
+
+    def _end_turn(
+        self, state: NyuriState, table: CardTable, rng: int, dead: int, record: TurnRecord
+    ) -> NyuriState:
+        """The end checks of section 5, then the next layer (NY-4.1, NY-4.8)."""
+        n = table.layout.num_seats
+        masks = table.masks
+        layer = state.layer
+        reason = ""
+        if self._empty_hand_end:
+            for s in range(n):
+                if not masks[1 + s]:
+                    reason = f"P{s}'s hand is empty"
+                    break
+        elif not masks[0]:
+            reason = "the stock is exhausted"
+        if not reason and dead >= n:
+            reason = f"{n} dead turns in a row"
+        if not reason and state.turn >= self._limit:
+            reason = f"the turn limit ({self._limit}) was reached"
+        nxt = layer
+        if not reason:
+            for k in range(1, n + 1):
+                nxt = (layer + k) % n
+                if masks[1 + nxt]:
+                    break
+            else:
+                reason = "every hand is empty"
+        if reason:
+            return new_state(
+                table, rng, state.dealer, _OVER, layer, None, state.turn, dead, record, reason
+            )
+        return new_state(table, rng, state.dealer, _LAY, nxt, nxt, state.turn + 1, dead, record, "")
+
+    # ---- information -----------------------------------------------------------------
+
+    def observe(self, state: NyuriState, seat: int) -> NyuriObservation:
+        """What ``seat`` may know of ``state`` (``-1``: an onlooker), per section 8."""
+        return NyuriObservation(
+            seat=seat,
+            num_players=state.table.layout.num_seats,
+            dealer=state.dealer,
+            phase=state.phase,
+            layer=state.layer,
+            current_player=state.current,
+            turn=state.turn,
+            dead_turns=state.dead_turns,
+            last=state.last,
+            end_reason=state.end_reason,
+            counts=self.counts(state),
+            table=state.table.view(seat),
+            legal_actions=self.legal_actions(state) if seat == state.current else (),
+        )
+
+    def counts(self, state: NyuriState) -> tuple[int, ...]:
+        """Each player's count (NY-6.1): pile sizes, or hand sizes with ``capture=hand``."""
+        n = state.table.layout.num_seats
+        base = 1 + n if self._pile else 1
+        return tuple(state.table.masks[base + s].bit_count() for s in range(n))
+
+    def outcome(self, state: NyuriState) -> Outcome | None:
+        """The result once the game is over (NY-6): the highest counts share the win."""
+        if state.phase is not _OVER:
+            return None
+        return Outcome.from_scores(self.counts(state), reason=state.end_reason)
+
+    def sample_state(self, observation: NyuriObservation, rng: random.Random) -> NyuriState:
+        """A full state agreeing with everything the observing seat knows.
+
+        The unseen cards are dealt at random into the places the seat cannot see; no
+        rule reveals more (a decline does not show that no steal was possible).
+        """
+        o = observation
+        table = sample_table(o.table, rng)
+        if o.seat == SPECTATOR:
+            # What the onlooker knows, every seat knows: keep it known to all, so that
+            # the onlooker's view of the sample is the view it came from.
+            public = 0
+            for m in o.table.known:
+                public |= m
+            table = table.reveal(public, table.layout.all_seats)
+        return NyuriState(
+            table=table,
+            rng=rng.getrandbits(64),
+            dealer=o.dealer,
+            phase=o.phase,
+            layer=o.layer,
+            current=o.current_player,
+            turn=o.turn,
+            dead_turns=o.dead_turns,
+            last=o.last,
+            end_reason=o.end_reason,
+        )
+
+    # ---- text ------------------------------------------------------------------------
+
+    def parse_action(self, text: str) -> NyuriAction:
+        """Read an action from its text form (the inverse of ``str(action)``).
+
+        Forms: ``lay 7♥``, ``lay 5d guard 9d``, ``steal 4s+4d``, ``decline``, ``take back``,
+        ``swap``; cards as ``10♥``, ``10h`` or ``Th``.
+
+        Raises:
+            ValueError: naming the input when it is not a Nyuri action.
+        """
+        return parse_nyuri_action(text)
+
+    def observation_from_json(self, data: Mapping[str, Any]) -> NyuriObservation:
+        """Rebuild an observation from its ``to_json`` data.
+
+        Raises:
+            ValueError: the data does not describe a Nyuri observation.
+        """
+        return observation_from_json(data)
+
+    def render(self, observation: NyuriObservation) -> str:
+        """The table as text for the observing seat."""
+        return render_observation(observation)

@@ -1,0 +1,109 @@
+"""The plugin's anatomy and its actions: one-way imports, short modules, shared actions."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import pickle
+from pathlib import Path
+
+import pytest
+
+from cardcore import Card, CardAction, LazyActions, load_game, parse_card, parse_cards
+from cardcore_nyuri import Decline, Lay, Nyuri, Steal, Swap, TakeBack
+
+SRC = Path(__file__).parents[1] / "src" / "cardcore_nyuri"
+ORDER = ["hooks", "bots", "encoding", "rules", "steals", "render", "state", "actions", "options"]
+"""Top to bottom: a module may import only modules after it (bots and encoding are peers)."""
+PEERS = {frozenset({"bots", "encoding"})}
+
+
+def _imports(module: str) -> set[str]:
+    tree = ast.parse((SRC / f"{module}.py").read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            name = node.module
+        elif isinstance(node, ast.Import):
+            name = node.names[0].name
+        else:
+            continue
+        if name.startswith("cardcore_nyuri."):
+            out.add(name.split(".")[1])
+    return out
+
+
+def test_every_module_is_in_the_anatomy() -> None:
+    found = {p.stem for p in SRC.glob("*.py")} - {"__init__"}
+    assert found == set(ORDER)
+
+
+@pytest.mark.parametrize("module", ORDER)
+def test_imports_run_one_way(module: str) -> None:
+    """No module imports one above it (so none import each other), and render not rules."""
+    below = set(ORDER[ORDER.index(module) + 1 :])
+    for imported in _imports(module):
+        assert imported in below, f"{module} imports {imported}, which is not below it"
+        assert frozenset({module, imported}) not in PEERS, f"{module} imports its peer"
+    assert "rules" not in _imports("render")
+
+
+def test_the_checker_catches_an_upward_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A state module importing the rules would be reported."""
+    for p in SRC.glob("*.py"):
+        (tmp_path / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    with (tmp_path / "state.py").open("a", encoding="utf-8") as f:
+        f.write("\nfrom cardcore_nyuri.rules import Nyuri\n")
+    monkeypatch.setitem(globals(), "SRC", tmp_path)
+    with pytest.raises(AssertionError, match="state imports rules"):
+        test_imports_run_one_way("state")
+
+
+@pytest.mark.parametrize("module", ORDER)
+def test_modules_are_short(module: str) -> None:
+    """Each module reads in one sitting (about 600 lines at most)."""
+    lines = (SRC / f"{module}.py").read_text(encoding="utf-8").count("\n")
+    assert lines <= 650, f"{module}.py has {lines} lines"
+
+
+def test_actions_are_shared_instances() -> None:
+    """However an action is made, it is the one shared object: == is is."""
+    four = parse_cards("4♠ 4♦")
+    assert Steal(four) is Steal(reversed(four)) is Steal.from_mask(four[0].bit | four[1].bit)
+    assert isinstance(Steal(four), CardAction) and Steal.of(5) is Steal(Card.of(5))
+    c, g = parse_card("5♦"), parse_card("9♦")
+    assert Lay(c, g) is Lay(c, g) is Lay.of(c.id, g.id) and Lay(c) is Lay.of(c.id)
+    assert Lay(g, c) is not Lay(c, g) and Lay(g, c).card == g, "a lay keeps its order"
+    assert Lay(c, g).value == 14 and Lay(c).guard is None
+    assert Decline() is Decline() and TakeBack() is TakeBack() and Swap() is Swap()
+    game = load_game("nyuri")
+    for a in (Steal(four), Lay(c, g), Lay(c), Decline(), TakeBack(), Swap()):
+        assert pickle.loads(pickle.dumps(a)) is a and copy.deepcopy(a) is a and copy.copy(a) is a
+        assert game.parse_action(str(a)) is a
+    with pytest.raises(AttributeError, match="frozen"):
+        Lay(c).card = g
+    with pytest.raises(AttributeError, match="frozen"):
+        Steal(four).mask = 0
+    with pytest.raises(TypeError, match="card"):
+        Lay("5♦")  # type: ignore[arg-type]
+
+
+def test_offers_are_lazy_and_list_the_same_actions() -> None:
+    """An offer decision's legal actions are a lazy sequence equal to their full listing."""
+    game = load_game("nyuri", preset="pagat")
+    assert isinstance(game, Nyuri)
+    state = game.initial_state(2, 3)
+    state = game.apply(state, game.legal_actions(state)[0])
+    legal = game.legal_actions(state)
+    assert isinstance(legal, LazyActions)
+    listed = tuple(legal)
+    assert legal == listed and len(legal) == len(listed) > 20
+    assert listed[0] is Decline() and all(a in legal for a in listed)
+    assert [legal[i] for i in range(len(legal))] == list(listed) and legal[-1] is listed[-1]
+    hand = state.table.masks[1 + (state.current or 0)]
+    outside = Steal.from_mask(((1 << 52) - 1) & ~hand & -(((1 << 52) - 1) & ~hand))
+    assert outside not in legal and Lay(parse_card("2♣")) not in legal
+    obs = game.observe(state, state.current or 0)
+    assert obs.legal_actions == listed and obs == game.observation_from_json(obs.to_json())
