@@ -513,7 +513,7 @@ def test_thief_empties_his_hand() -> None:
     assert state.phase is Phase.OVER and g.current_player(state) is None
     outcome = g.outcome(state)
     assert outcome is not None and outcome.winners == (1,) and outcome.scores == (5.0, 7.0)
-    assert "P1's hand is empty" in outcome.reason
+    assert "seat 1's hand is empty" in outcome.reason
 
 
 def test_layer_empties_his_hand() -> None:
@@ -523,7 +523,7 @@ def test_layer_empties_his_hand() -> None:
     state = play(g, state, "lay Q♣", "steal K♣", "decline")
     assert pile(state, 1) == set(cs("Q♣ K♣"))
     assert state.last is not None and state.last.drew == (2,) and hand_sizes(state) == [0, 1, 2]
-    assert state.phase is Phase.OVER and state.end_reason == "P0's hand is empty"
+    assert state.phase is Phase.OVER and state.end_reason == "seat 0's hand is empty"
 
 
 @pytest.mark.parametrize("preset", ["default", "pagat"])
@@ -990,7 +990,7 @@ def test_illegal_actions_are_refused_in_players_words() -> None:
     """NY-4.2-NY-4.7: wrong phase, wrong cards and a finished game are refused."""
     g = game()
     state = build(g, 3, {0: "7♥ 2♣", 1: "9♠ 3♣", 2: "4♣"})
-    assert "P0 must lay a card first" in refused(g, state, Decline())
+    assert "seat 0 must lay a card first" in refused(g, state, Decline())
     assert "not a Nyuri action (str)" in refused(g, state, "lay 7♥")
     state = play(g, state, "lay 7♥")
     assert "may only steal or decline" in refused(g, state, Lay(C("2♣")))

@@ -281,7 +281,7 @@ class Nyuri:
         if phase is _LAY:
             if kind is Lay:
                 return self._lay(state, action)  # type: ignore[arg-type]
-            self._refuse(state, action, f"P{state.layer} must lay a card first")
+            self._refuse(state, action, f"seat {state.layer} must lay a card first")
         if phase is _RETURN:
             if kind is TakeBack:
                 return self._return(state, swap=False)
@@ -289,7 +289,7 @@ class Nyuri:
                 if not state.table.masks[0]:
                     self._refuse(state, action, "cannot swap: the stock is empty")
                 return self._return(state, swap=True)
-            self._refuse(state, action, f"nobody stole: P{state.layer} must take back or swap")
+            self._refuse(state, action, f"nobody stole: seat {state.layer} must take back or swap")
         raise IllegalActionError(action, "the game is over")
 
     def _refuse(self, state: NyuriState, action: object, reason: str) -> NoReturn:
@@ -538,7 +538,7 @@ class Nyuri:
         if self._empty_hand_end:
             for s in range(n):
                 if not masks[1 + s]:
-                    reason = f"P{s}'s hand is empty"
+                    reason = f"seat {s}'s hand is empty"
                     break
         elif not masks[0]:
             reason = "the stock is exhausted"
