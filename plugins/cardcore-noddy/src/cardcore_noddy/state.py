@@ -1,0 +1,426 @@
+"""Noddy's state: the public events, the table's zones, the full state and what a seat sees.
+
+Also the two card movements of the game, written for its table: the deal (7 cards from a
+shuffled deck, ND-3.3) and the shuffle that draws them (ND-4.5).
+"""
+
+from __future__ import annotations
+
+import enum
+import struct
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, final
+
+import attrs
+
+from cardcore import (
+    Card,
+    CardTable,
+    JsonCodec,
+    Layout,
+    TableView,
+    Visibility,
+    Zone,
+    new_table,
+    record_builder,
+)
+from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave, parse_action
+from cardcore_noddy.options import NoddyOptions
+
+__all__ = [
+    "HANDS",
+    "LAYOUT",
+    "PILE",
+    "STOCK",
+    "TURNUP",
+    "Cut",
+    "Deal",
+    "Event",
+    "Go",
+    "KnavePassed",
+    "KnaveShown",
+    "LastCard",
+    "NoddyObservation",
+    "NoddyState",
+    "Phase",
+    "Played",
+    "Shown",
+    "TurnupJack",
+    "Won",
+    "deal_table",
+    "draw7",
+    "observation_from_json",
+]
+
+# ---- public events ---------------------------------------------------------------------
+
+
+@final
+@attrs.frozen
+class Cut:
+    """The cut for the first dealer (ND-3.1): one card drawn by each seat, shown to both."""
+
+    cards: tuple[Card, Card]
+    """Seat 0's card, seat 1's card; the lower sequence rank deals, equal ranks cut again."""
+
+
+@final
+@attrs.frozen
+class Deal:
+    """A new hand is dealt and its turn-up turned (ND-3.3)."""
+
+    hand: int
+    """The hand's number, from 1."""
+    dealer: int
+    """The dealer of this hand."""
+    turnup: Card
+    """The turn-up; its suit is trumps."""
+
+
+@final
+@attrs.frozen
+class TurnupJack:
+    """A turned-up jack scores for one player (ND-4.1)."""
+
+    seat: int
+    """Who scores."""
+    points: int
+    """The award."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class KnaveShown:
+    """A player shows the jack of trumps in step 2 and scores 1 (ND-4.2)."""
+
+    seat: int
+    """Who showed it."""
+    card: Card
+    """The knave; it stays in the holder's hand, known to both, until played."""
+    points: int
+    """The award (1)."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class KnavePassed:
+    """A player passes in step 2 (ND-4.2); a forced pass looks the same (ND-8.4)."""
+
+    seat: int
+    """Who passed."""
+
+
+@final
+@attrs.frozen
+class Shown:
+    """A player's show is counted (ND-4.3): its total and breakdown, never its cards."""
+
+    seat: int
+    """Whose show."""
+    points: int
+    """The show's total."""
+    parts: tuple[tuple[str, int], ...]
+    """The points by combination type, e.g. ``(("fifteens", 4), ("flush", 3))``."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen(weakref_slot=False)
+class Played:
+    """A card is played to the pile (ND-4.4) and scores at once (ND-6.3)."""
+
+    seat: int
+    """Who played it."""
+    card: Card
+    """The card."""
+    total: int
+    """The running total after it."""
+    points: int
+    """What it scored (0 if nothing)."""
+    parts: tuple[tuple[str, int], ...]
+    """The points by combination type."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class Go:
+    """A player has no playable card and passes for the rest of the hand (ND-4.4)."""
+
+    seat: int
+    """Who went."""
+    total: int
+    """The running total at that moment."""
+
+
+@final
+@attrs.frozen
+class LastCard:
+    """The player of the last card scores 1 when the play ends (ND-4.4)."""
+
+    seat: int
+    """Who scores."""
+    points: int
+    """The award (1)."""
+    score: int
+    """The seat's score after it."""
+
+
+@final
+@attrs.frozen
+class Won:
+    """A player reached the target and won at once (ND-5.2)."""
+
+    seat: int
+    """The winner."""
+    score: int
+    """The winner's final score."""
+
+
+Event = Cut | Deal | TurnupJack | KnaveShown | KnavePassed | Shown | Played | Go | LastCard | Won
+"""Any public event."""
+
+
+# ---- state and observation -------------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    """Where the game stands."""
+
+    KNAVE = "knave"
+    """Step 2: the non-dealer, then the dealer, choose ``show knave`` or ``pass``."""
+    PLAY = "play"
+    """Step 4: the play."""
+    OVER = "over"
+    """Someone reached the target."""
+
+
+@final
+@attrs.frozen(kw_only=True, weakref_slot=False)
+class NoddyState:
+    """A full state; never shown to bots. Every field but ``table`` and ``rng`` is public."""
+
+    table: CardTable
+    """Every card: stock, both hands, the turn-up, the play pile."""
+    rng: int
+    """The RNG state for the next shuffle (hidden)."""
+    dealer: int
+    """The dealer of the current hand."""
+    scores: tuple[int, ...]
+    """Both scores."""
+    phase: Phase
+    """The current step."""
+    current: int | None
+    """The seat to decide, or ``None`` when the game is over."""
+    total: int
+    """The running total of the play."""
+    gone: tuple[bool, ...]
+    """Per seat, whether it went (passed for lack of a playable card) in this hand."""
+    hand: int
+    """The current hand's number, from 1."""
+    events: tuple[Event, ...]
+    """Every public event of the game, oldest first."""
+
+
+@final
+@attrs.frozen(kw_only=True)
+class NoddyObservation:
+    """What one seat knows (ND-8): its cards, public cards, scores and public events."""
+
+    seat: int
+    """The observing seat (``-1``: an onlooker)."""
+    num_players: int
+    """Always 2."""
+    current_player: int | None
+    """Whose decision it is, or ``None`` when the game is over."""
+    table: TableView
+    """The cards as this seat knows them: own hand, turn-up, pile, hand sizes."""
+    legal_actions: tuple[NoddyAction, ...]
+    """This seat's legal actions when it is to move, else ``()``."""
+    options: NoddyOptions
+    """The rules in force (public, ND-8.1)."""
+    dealer: int
+    """The dealer of the current hand."""
+    scores: tuple[int, ...]
+    """Both scores."""
+    phase: Phase
+    """The current step."""
+    total: int
+    """The running total of the play."""
+    gone: tuple[bool, ...]
+    """Per seat, whether it went in this hand."""
+    hand: int
+    """The current hand's number, from 1."""
+    events: tuple[Event, ...]
+    """Every public event of the game, oldest first."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return _CODEC.encode(self)  # type: ignore[no-any-return]
+
+    @property
+    def turnup(self) -> Card | None:
+        """The turn-up of the current hand (trumps), once turned."""
+        cards = self.table.cards(TURNUP)
+        return cards[0] if cards else None
+
+    @property
+    def my_hand(self) -> tuple[Card, ...]:
+        """The observing seat's own cards (empty for an onlooker)."""
+        if not 0 <= self.seat < self.num_players:
+            return ()
+        return self.table.cards(HANDS[self.seat])
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        """The play pile of the current hand, oldest card first."""
+        return self.table.cards(PILE)
+
+
+# ---- layout ----------------------------------------------------------------------------
+STOCK: Final = 0
+HANDS: Final = (1, 2)
+TURNUP: Final = 3
+PILE: Final = 4
+
+
+def _layout() -> Layout:
+    return Layout(
+        (
+            Zone("stock", Visibility.HIDDEN),
+            Zone("hand0", Visibility.OWNER, owner=0),
+            Zone("hand1", Visibility.OWNER, owner=1),
+            Zone("turnup", Visibility.PUBLIC),
+            Zone("pile", Visibility.PUBLIC, ordered=True),
+        ),
+        2,
+        (1 << 52) - 1,
+    )
+
+
+LAYOUT: Final = _layout()
+"""The zones of a Noddy table (2 seats, 52 cards)."""
+_DECK: Final = LAYOUT.deck
+_NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
+
+
+def _layout_for(n: int) -> Layout:
+    if n != 2:
+        raise ValueError(f"noddy is for 2 players, not {n}")
+    return LAYOUT
+
+
+_CODEC: Final = JsonCodec((Play, ShowKnave, Pass), parse_action, _layout_for)
+
+
+def observation_from_json(data: Mapping[str, Any]) -> NoddyObservation:
+    """Rebuild an observation from :meth:`NoddyObservation.to_json` data."""
+    n = data.get("num_players")
+    if n != 2:
+        raise ValueError("observation: 'num_players' must be 2")
+    obs = _CODEC.decode(data, NoddyObservation, num_players=2)
+    assert isinstance(obs, NoddyObservation)
+    return obs
+
+
+# ---- records built fast ----------------------------------------------------------------
+
+# ``cardcore.record_builder``: the very same frozen records as the attrs constructors, at a
+# fraction of the cost, for the records made on every move; fields positionally.
+new_state: Final[
+    Callable[
+        [
+            CardTable,
+            int,
+            int,
+            tuple[int, ...],
+            Phase,
+            int | None,
+            int,
+            tuple[bool, ...],
+            int,
+            tuple[Event, ...],
+        ],
+        NoddyState,
+    ]
+] = record_builder(NoddyState)
+new_played: Final[Callable[[int, Card, int, int, tuple[tuple[str, int], ...], int], Played]] = (
+    record_builder(Played)
+)
+new_shown: Final[Callable[[int, int, tuple[tuple[str, int], ...], int], Shown]] = record_builder(
+    Shown
+)
+
+
+# ---- the deal --------------------------------------------------------------------------
+
+
+_RANGE52: Final = list(range(52))
+_MASK64: Final = 0xFFFFFFFFFFFFFFFF
+_LANES: Final = _MASK64 * sum(1 << (128 * i) for i in range(7))
+"""Seven 64-bit lanes, 128 bits apart: a lane's 64 x 64-bit product never spills over."""
+_LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
+_LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
+"""Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
+_STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
+_UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
+"""The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
+
+
+def draw7(rng: int) -> tuple[list[int], int]:
+    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
+
+    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64). The seven
+    SplitMix64 states are ``rng + k * gamma`` (k = 1..7), so their outputs are mixed all
+    at once, one lane of a wide int each; only the final ``* n >> 64`` is done per draw.
+    """
+    z = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
+    z ^= (z >> 30) & _LANES
+    z = (z * 0xBF58476D1CE4E5B9) & _LANES
+    z ^= (z >> 27) & _LANES
+    z = (z * 0x94D049BB133111EB) & _LANES
+    z ^= (z >> 31) & _LANES
+    a, b, c, d, e, f, g = _UNPACK7(z.to_bytes(112, "little"))
+    pool = _RANGE52[:]
+    j = (a * 52) >> 64
+    pool[0], pool[j] = pool[j], pool[0]
+    j = ((b * 51) >> 64) + 1
+    pool[1], pool[j] = pool[j], pool[1]
+    j = ((c * 50) >> 64) + 2
+    pool[2], pool[j] = pool[j], pool[2]
+    j = ((d * 49) >> 64) + 3
+    pool[3], pool[j] = pool[j], pool[3]
+    j = ((e * 48) >> 64) + 4
+    pool[4], pool[j] = pool[j], pool[4]
+    j = ((f * 47) >> 64) + 5
+    pool[5], pool[j] = pool[j], pool[5]
+    j = ((g * 46) >> 64) + 6
+    pool[6], pool[j] = pool[j], pool[6]
+    return pool[:7], (rng + _STEP7) & _MASK64
+
+
+def deal_table(top: Sequence[int], dealer: int) -> CardTable:
+    """The table after a deal (ND-3.3) of the 7 cards ``top``, top card first.
+
+    One card at a time, non-dealer first, then the turn-up; the other 45 cards are the
+    stock. Equal to gathering every card into the stock, shuffling, and drawing the 7 cards
+    with :meth:`CardTable.move`: each seat knows its own hand and the turn-up, and
+    nobody knows anything else (previous hands are forgotten).
+    """
+    nd_mask = (1 << top[0]) | (1 << top[2]) | (1 << top[4])
+    d_mask = (1 << top[1]) | (1 << top[3]) | (1 << top[5])
+    up = 1 << top[6]
+    stock = _DECK ^ nd_mask ^ d_mask ^ up
+    if dealer:
+        return new_table(
+            (LAYOUT, (stock, nd_mask, d_mask, up, 0), _NO_ORDERS, (nd_mask | up, d_mask | up))
+        )
+    return new_table(
+        (LAYOUT, (stock, d_mask, nd_mask, up, 0), _NO_ORDERS, (d_mask | up, nd_mask | up))
+    )
