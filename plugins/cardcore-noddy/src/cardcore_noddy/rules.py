@@ -24,7 +24,6 @@ from cardcore import (
     Outcome,
     card_ids,
     new_table,
-    rng_below,
     rng_seed,
 )
 from cardcore_noddy.actions import (
@@ -47,7 +46,6 @@ from cardcore_noddy.scoring import (
     ScoringRules,
     award_table,
     deal_show_keys,
-    find_show,
     pile_code,
     show_keys,
     show_mask,
@@ -56,9 +54,10 @@ from cardcore_noddy.scoring import (
 from cardcore_noddy.state import (
     HANDS,
     LAYOUT,
+    MAX_TOTAL,
     PILE,
+    PLAYABLE,
     TURNUP,
-    Cut,
     Deal,
     Event,
     Go,
@@ -68,38 +67,34 @@ from cardcore_noddy.state import (
     NoddyObservation,
     NoddyState,
     Phase,
-    Played,
     Shown,
     TurnupJack,
     Won,
+    cut_for_dealer,
     deal_table,
     draw7,
     new_played,
     new_shown,
     new_state,
     observation_from_json,
+    sample_table,
+    stacked_top,
 )
 
 __all__ = ["MAX_TOTAL", "Noddy"]
-
-MAX_TOTAL: Final = 31
-"""The running total of the play never passes 31 (ND-4.4, ND-9.2)."""
 
 _KNAVE: Final = Phase.KNAVE
 _PLAYING: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
 _ALL: Final = LAYOUT.all_seats
-_DECK: Final = LAYOUT.deck
 _SHOW_TRIES: Final = 1000
 """Random tries to find hidden cards that reproduce an announced show (``sample_state``)."""
-_PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for room in range(32))
-"""Per room left below 31 (0..31), the mask of cards whose pip value fits (ND-4.4)."""
 _CARD: Final = tuple(Card.of(i) for i in range(52))
 _NOT_GONE: Final = (False, False)
 _KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
-_GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
-"""Every go, by ``seat * 32 + total``: events are immutable values, so each is shared."""
 """The two possible passes: events are immutable values, so one of each is shared."""
+_GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
+"""Every go, by ``seat * 32 + total``."""
 
 
 _LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
@@ -179,30 +174,13 @@ class Noddy:
         if num_players != 2:
             raise ValueError(f"noddy is for 2 players, not {num_players}")
         rng = rng_seed(seed)
-        events: list[Event] = []
+        cuts: tuple[Event, ...] = ()
         if dealer is None:
-            while True:
-                a, rng = rng_below(rng, 52)
-                b, rng = rng_below(rng, 51)
-                if b >= a:
-                    b += 1
-                events.append(Cut((Card.of(a), Card.of(b))))
-                if SEQ[a] != SEQ[b]:
-                    dealer = 0 if SEQ[a] < SEQ[b] else 1
-                    break
+            cuts, dealer, rng = cut_for_dealer(rng)
         elif dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
-        top: list[int] | None = None
-        if deck is not None:
-            ids = [c.id for c in deck]
-            if len(ids) != 52 or len(set(ids)) != 52:
-                dups = sorted({str(c) for c in deck if ids.count(c.id) > 1})
-                raise ValueError(
-                    "a stacked deck must hold each of the 52 cards exactly once; got "
-                    f"{len(ids)} cards" + (f", repeated: {' '.join(dups)}" if dups else "")
-                )
-            top = ids[:7]
-        return self._deal(rng, dealer, (0, 0), 0, tuple(events), (), top)
+        top = None if deck is None else stacked_top(deck)
+        return self._deal(rng, dealer, (0, 0), 0, cuts, (), top)
 
     def start_hand(
         self,
@@ -231,7 +209,7 @@ class Noddy:
         if len(scores) != 2 or min(scores) < 0 or max(scores) >= self._target:
             raise ValueError(f"scores must be two numbers from 0 to {self._target - 1}: {scores}")
         self.initial_state(2, seed, dealer=dealer, deck=deck)  # checks the dealer and deck
-        top = [c.id for c in deck[:7]] if deck is not None else None
+        top = None if deck is None else stacked_top(deck)
         return self._deal(
             rng_seed(seed), dealer, (int(scores[0]), int(scores[1])), hand - 1, (), (), top
         )
@@ -253,7 +231,7 @@ class Noddy:
             return ()
         table = state.table
         if state.phase is _PLAYING:
-            playable = table.masks[HANDS[seat]] & _PLAYABLE[MAX_TOTAL - state.total]
+            playable = table.masks[HANDS[seat]] & PLAYABLE[MAX_TOTAL - state.total]
             plays = _LEGAL.get(playable)
             if plays is None:
                 plays = _LEGAL[playable] = tuple(Play.of(c) for c in card_ids(playable))
@@ -342,7 +320,7 @@ class Noddy:
             )
         # The other seat plays next if it can; else it goes (once a hand), and this seat
         # plays on if it can.
-        room = _PLAYABLE[MAX_TOTAL - total]
+        room = PLAYABLE[MAX_TOTAL - total]
         opp = 1 - seat
         opp_hand = masks[2 - seat]
         if opp_hand & room:
@@ -588,71 +566,14 @@ class Noddy:
         * a seat that went at total T holds no card of pip value 31 - T or less (ND-4.4);
         * a seat whose show was announced gets cards that, with those it has played this
           hand and the turn-up, give exactly that breakdown (ND-4.3), when such cards turn
-          up within ``_SHOW_TRIES`` random draws (a very rare show falls back to the go
+          up within 1,000 random draws (a very rare show falls back to the go
           constraint only).
 
         Raises:
             ValueError: no deal of the hidden cards fits the go constraints.
         """
         o = observation
-        view = o.table
-        known_all = 0
-        for m in view.known:
-            known_all |= m
-        turnup_mask = view.known[TURNUP]
-        pile_mask = view.known[PILE]
-        hands = [view.known[HANDS[0]], view.known[HANDS[1]]]
-        shows: dict[int, tuple[tuple[str, int], ...]] = {}
-        played = [0, 0]
-        go_at: dict[int, int] = {}
-        public = turnup_mask | pile_mask
-        for e in reversed(o.events):
-            if isinstance(e, Deal):
-                break
-            if isinstance(e, Shown):
-                shows[e.seat] = e.parts
-            elif isinstance(e, Played):
-                played[e.seat] |= 1 << e.card.id
-            elif isinstance(e, Go):
-                go_at[e.seat] = e.total
-            elif isinstance(e, KnaveShown):
-                public |= 1 << e.card.id
-        turnup = (turnup_mask & -turnup_mask).bit_length() - 1
-        pool = _DECK & ~known_all
-        for seat in (0, 1):
-            need = view.sizes[HANDS[seat]] - hands[seat].bit_count()
-            if not need:
-                continue
-            allowed = pool
-            if seat in go_at:
-                allowed &= ~_PLAYABLE[MAX_TOTAL - go_at[seat]]
-            cards = list(card_ids(allowed))
-            if len(cards) < need:
-                raise ValueError(f"no deal of the hidden cards fits seat {seat}'s go")
-            pick = 0
-            parts = shows.get(seat)
-            if parts is not None and turnup >= 0:
-                pick = find_show(
-                    hands[seat] | played[seat],
-                    cards,
-                    need,
-                    turnup,
-                    dealer=seat == o.dealer,
-                    rules=self.rules,
-                    parts=parts,
-                    tries=_SHOW_TRIES,
-                    rnd=rng.random,
-                )
-            if not pick:
-                pick = _mask(rng.sample(cards, need))
-            hands[seat] |= pick
-            pool &= ~pick
-        table = CardTable(
-            LAYOUT,
-            (pool, hands[0], hands[1], turnup_mask, pile_mask),
-            ((), (), (), (), view.orders[PILE]),
-            (hands[0] | public, hands[1] | public),
-        )
+        table = sample_table(o, self.rules, rng, tries=_SHOW_TRIES)
         return NoddyState(
             table=table,
             rng=rng.getrandbits(64),
@@ -686,10 +607,3 @@ class Noddy:
 
 def _bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
     return (score, scores[1]) if seat == 0 else (scores[0], score)
-
-
-def _mask(ids: Sequence[int]) -> int:
-    m = 0
-    for c in ids:
-        m |= 1 << c
-    return m

@@ -1,12 +1,14 @@
 """Noddy's state: the public events, the table's zones, the full state and what a seat sees.
 
-Also the two card movements of the game, written for its table: the deal (7 cards from a
-shuffled deck, ND-3.3) and the shuffle that draws them (ND-4.5).
+Also the card movements of the setup, written for its table: the cut for the first dealer
+(ND-3.1), the deal (7 cards from a shuffled or stacked deck, ND-3.3) and the shuffle that
+draws them (ND-4.5).
 """
 
 from __future__ import annotations
 
 import enum
+import random
 import struct
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
@@ -21,16 +23,21 @@ from cardcore import (
     TableView,
     Visibility,
     Zone,
+    card_ids,
     new_table,
     record_builder,
+    rng_below,
 )
 from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave, parse_action
 from cardcore_noddy.options import NoddyOptions
+from cardcore_noddy.scoring import PIP, SEQ, ScoringRules, find_show
 
 __all__ = [
     "HANDS",
     "LAYOUT",
+    "MAX_TOTAL",
     "PILE",
+    "PLAYABLE",
     "STOCK",
     "TURNUP",
     "Cut",
@@ -47,9 +54,12 @@ __all__ = [
     "Shown",
     "TurnupJack",
     "Won",
+    "cut_for_dealer",
     "deal_table",
     "draw7",
     "observation_from_json",
+    "sample_table",
+    "stacked_top",
 ]
 
 # ---- public events ---------------------------------------------------------------------
@@ -309,6 +319,11 @@ LAYOUT: Final = _layout()
 _DECK: Final = LAYOUT.deck
 _NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 
+MAX_TOTAL: Final = 31
+"""The running total of the play never passes 31 (ND-4.4, ND-9.2)."""
+PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for room in range(32))
+"""Per room left below 31 (0..31), the mask of cards whose pip value fits (ND-4.4)."""
+
 
 def _layout_for(n: int) -> Layout:
     if n != 2:
@@ -424,3 +439,115 @@ def deal_table(top: Sequence[int], dealer: int) -> CardTable:
     return new_table(
         (LAYOUT, (stock, d_mask, nd_mask, up, 0), _NO_ORDERS, (d_mask | up, nd_mask | up))
     )
+
+
+def cut_for_dealer(rng: int) -> tuple[tuple[Cut, ...], int, int]:
+    """The cut for the first dealer (ND-3.1): each seat draws a card, equal ranks cut again.
+
+    Returns:
+        The cuts, the dealer (the lower sequence rank) and the RNG state after them.
+    """
+    cuts: list[Cut] = []
+    while True:
+        a, rng = rng_below(rng, 52)
+        b, rng = rng_below(rng, 51)
+        if b >= a:
+            b += 1
+        cuts.append(Cut((Card.of(a), Card.of(b))))
+        if SEQ[a] != SEQ[b]:
+            return tuple(cuts), (0 if SEQ[a] < SEQ[b] else 1), rng
+
+
+def stacked_top(deck: Sequence[Card]) -> list[int]:
+    """The ids of the 7 cards a stacked deck deals (top card first).
+
+    Raises:
+        ValueError: the deck does not hold each of the 52 cards exactly once.
+    """
+    ids = [c.id for c in deck]
+    if len(ids) != 52 or len(set(ids)) != 52:
+        dups = sorted({str(c) for c in deck if ids.count(c.id) > 1})
+        raise ValueError(
+            "a stacked deck must hold each of the 52 cards exactly once; got "
+            f"{len(ids)} cards" + (f", repeated: {' '.join(dups)}" if dups else "")
+        )
+    return ids[:7]
+
+
+def sample_table(
+    o: NoddyObservation, rules: ScoringRules, rng: random.Random, *, tries: int
+) -> CardTable:
+    """A table that agrees with everything the observing seat knows (see ``sample_state``).
+
+    The hidden cards are dealt at random into the hands, the rest is the stock; a seat
+    that went holds no card that would have fitted, and a seat whose show was announced
+    gets cards that reproduce it when such cards turn up within ``tries`` random draws.
+
+    Raises:
+        ValueError: no deal of the hidden cards fits the go constraints.
+    """
+    view = o.table
+    known_all = 0
+    for m in view.known:
+        known_all |= m
+    turnup_mask = view.known[TURNUP]
+    pile_mask = view.known[PILE]
+    hands = [view.known[HANDS[0]], view.known[HANDS[1]]]
+    shows: dict[int, tuple[tuple[str, int], ...]] = {}
+    played = [0, 0]
+    go_at: dict[int, int] = {}
+    public = turnup_mask | pile_mask
+    for e in reversed(o.events):
+        if isinstance(e, Deal):
+            break
+        if isinstance(e, Shown):
+            shows[e.seat] = e.parts
+        elif isinstance(e, Played):
+            played[e.seat] |= 1 << e.card.id
+        elif isinstance(e, Go):
+            go_at[e.seat] = e.total
+        elif isinstance(e, KnaveShown):
+            public |= 1 << e.card.id
+    turnup = (turnup_mask & -turnup_mask).bit_length() - 1
+    pool = _DECK & ~known_all
+    for seat in (0, 1):
+        need = view.sizes[HANDS[seat]] - hands[seat].bit_count()
+        if not need:
+            continue
+        allowed = pool
+        if seat in go_at:
+            allowed &= ~PLAYABLE[MAX_TOTAL - go_at[seat]]
+        cards = list(card_ids(allowed))
+        if len(cards) < need:
+            raise ValueError(f"no deal of the hidden cards fits seat {seat}'s go")
+        pick = 0
+        parts = shows.get(seat)
+        if parts is not None and turnup >= 0:
+            pick = find_show(
+                hands[seat] | played[seat],
+                cards,
+                need,
+                turnup,
+                dealer=seat == o.dealer,
+                rules=rules,
+                parts=parts,
+                tries=tries,
+                rnd=rng.random,
+            )
+        if not pick:
+            pick = _mask(rng.sample(cards, need))
+        hands[seat] |= pick
+        pool &= ~pick
+    return CardTable(
+        LAYOUT,
+        (pool, hands[0], hands[1], turnup_mask, pile_mask),
+        ((), (), (), (), view.orders[PILE]),
+        (hands[0] | public, hands[1] | public),
+    )
+
+
+def _mask(ids: Sequence[int]) -> int:
+    m = 0
+    for c in ids:
+        m |= 1 << c
+    return m
