@@ -155,6 +155,29 @@ class CardAction:
         return singles[card_id]  # type: ignore[no-any-return]
 
     @classmethod
+    def singles(cls, mask: int) -> tuple[Self, ...]:
+        """The single-card action of each card of a mask, in card id order.
+
+        For legal actions such as "play any card of the hand": ``Play.singles(hand)``.
+
+        Raises:
+            ValueError: ``mask`` is not a card mask, or the class takes no single card.
+        """
+        if mask < 0 or mask >> 52:
+            raise ValueError(f"{cls.verb}: not a card mask: {mask:#x}")
+        singles = cls._singles
+        if singles is None:
+            cls.of(0)  # builds the table (or says the class takes no single card)
+            singles = cls._singles
+            assert singles is not None
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(singles[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+    @classmethod
     def parse(cls, text: str) -> Self:
         """Read the text form, e.g. ``play 7♦``, ``steal 4s+4d``, ``take 9♠ K♦``.
 

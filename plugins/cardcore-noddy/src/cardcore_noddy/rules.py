@@ -22,7 +22,6 @@ from cardcore import (
     CardTable,
     IllegalActionError,
     Outcome,
-    card_ids,
     new_table,
     rng_seed,
 )
@@ -234,7 +233,7 @@ class Noddy:
             playable = table.masks[HANDS[seat]] & PLAYABLE[MAX_TOTAL - state.total]
             plays = _LEGAL.get(playable)
             if plays is None:
-                plays = _LEGAL[playable] = tuple(Play.of(c) for c in card_ids(playable))
+                plays = _LEGAL[playable] = Play.singles(playable)
             return plays
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
         if (table.masks[HANDS[seat]] >> JACK_OF[SUIT[turnup]]) & 1:
