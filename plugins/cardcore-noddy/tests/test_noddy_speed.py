@@ -12,11 +12,9 @@ from cardcore import Card, rng_below
 from cardcore_noddy import PRESETS, Noddy, NoddyState, Played, Shown
 from cardcore_noddy.scoring import (
     award_table,
-    deal_show_keys,
     pile_code,
     play_ids,
     show_key,
-    show_keys,
     show_mask,
     total_codes,
 )
@@ -206,16 +204,6 @@ def test_plays_are_shared_card_actions_listed_in_card_order() -> None:
                 plays += 1
             s = g.apply(s, legal[r.randrange(len(legal))])
     assert plays > 500
-
-
-def test_deal_show_keys_are_the_show_keys_of_the_hands_dealt() -> None:
-    """ND-3.3: the show keys read from the 7 card ids equal those of the two hand masks."""
-    r = random.Random(8)
-    for _ in range(5000):
-        top = r.sample(range(52), 7)
-        nd = (1 << top[0]) | (1 << top[2]) | (1 << top[4])
-        d = (1 << top[1]) | (1 << top[3]) | (1 << top[5])
-        assert deal_show_keys(top) == show_keys(nd, d, top[6])
 
 
 def test_show_events_built_from_slots_are_ordinary_events() -> None:

@@ -37,6 +37,11 @@ from cardcore_noddy.actions import (
 from cardcore_noddy.options import NoddyOptions
 from cardcore_noddy.render import render
 from cardcore_noddy.scoring import (
+    _FLUSH_KEY,
+    _HAND_KEY,
+    _SHOW_LOW,
+    _TURNUP_COUNTS,
+    _TURNUP_KEY,
     JACK_OF,
     PIP,
     SEQ,
@@ -44,7 +49,6 @@ from cardcore_noddy.scoring import (
     Breakdown,
     ScoringRules,
     award_table,
-    deal_show_keys,
     pile_code,
     show_keys,
     show_mask,
@@ -70,7 +74,6 @@ from cardcore_noddy.state import (
     TurnupJack,
     Won,
     cut_for_dealer,
-    deal_table,
     draw7,
     new_played,
     new_shown,
@@ -86,6 +89,8 @@ _KNAVE: Final = Phase.KNAVE
 _PLAYING: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
 _ALL: Final = LAYOUT.all_seats
+_DECK: Final = LAYOUT.deck
+_NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 _SHOW_TRIES: Final = 1000
 """Random tries to find hidden cards that reproduce an announced show (``sample_state``)."""
 _CARD: Final = tuple(Card.of(i) for i in range(52))
@@ -257,12 +262,73 @@ class Noddy:
         seat = state.current
         if seat is None:
             raise IllegalActionError(action, "the game is over")
-        if state.phase is _PLAYING:
-            return self._play(state, seat, action)
-        return self._knave(state, seat, action)
-
-    def _play(self, state: NoddyState, seat: int, action: NoddyAction) -> NoddyState:
-        """Step 4 (ND-4.4): play a card to the pile, score it (ND-6.3), go, or end the play."""
+        if state.phase is not _PLAYING:
+            # Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows.
+            kind = type(action)
+            table, rng, dealer, hand, gone = (
+                state.table,
+                state.rng,
+                state.dealer,
+                state.hand,
+                state.gone,
+            )
+            scores, total = state.scores, state.total
+            if kind is Pass and seat != dealer:
+                events = state.events + (_KNAVE_PASSED[seat],)  # noqa: RUF005 (one copy, no list)
+                return new_state(
+                    table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events
+                )
+            turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
+            knave = JACK_OF[SUIT[turnup]]
+            event: Event
+            if kind is ShowKnave:
+                if not (table.masks[HANDS[seat]] >> knave) & 1:
+                    raise IllegalActionError(
+                        action,
+                        f"you do not hold the knave noddy ({Card.of(knave)}, the jack of trumps)",
+                        self.legal_actions(state),
+                    )
+                table = table.reveal(1 << knave, _ALL)
+                score = scores[seat] + 1
+                scores = _bump(scores, seat, score)
+                event = KnaveShown(seat, _CARD[knave], 1, score)
+                if score >= self._target:
+                    won = (*state.events, event, Won(seat, score))
+                    return new_state(
+                        table, rng, dealer, scores, _OVER, None, total, gone, hand, won
+                    )
+            elif kind is Pass:
+                event = _KNAVE_PASSED[seat]
+            else:
+                raise IllegalActionError(
+                    action,
+                    "step 2 (the knave noddy) comes first: choose 'show knave' or 'pass'"
+                    if kind is Play
+                    else "not a Noddy action",
+                    self.legal_actions(state),
+                )
+            if seat != dealer:
+                events = state.events + (event,)  # noqa: RUF005 (one copy, no list)
+                return new_state(
+                    table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events
+                )
+            tm = table.masks
+            nd_show, d_show = show_keys(tm[2 - dealer], tm[1 + dealer], turnup)
+            return self._shows(
+                table,
+                turnup,
+                nd_show,
+                d_show,
+                rng,
+                dealer,
+                scores,
+                total,
+                gone,
+                hand,
+                state.events,
+                (event,),
+            )
+        # Step 4 (ND-4.4): play a card to the pile, score it (ND-6.3), go, or end the play.
         if type(action) is not Play:  # Play is final: the same as isinstance
             raise IllegalActionError(
                 action, self._why_not_in_play(action), self.legal_actions(state)
@@ -352,67 +418,6 @@ class Noddy:
         # A new deal gathers every card: the table after the play is never built.
         return self._deal(rng, 1 - dealer, scores, hand, events, new)
 
-    def _knave(self, state: NoddyState, seat: int, action: NoddyAction) -> NoddyState:
-        """Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows."""
-        kind = type(action)
-        table, rng, dealer, hand, gone = (
-            state.table,
-            state.rng,
-            state.dealer,
-            state.hand,
-            state.gone,
-        )
-        scores, total = state.scores, state.total
-        if kind is Pass and seat != dealer:
-            events = state.events + (_KNAVE_PASSED[seat],)  # noqa: RUF005 (one copy, no list)
-            return new_state(table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events)
-        turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
-        knave = JACK_OF[SUIT[turnup]]
-        event: Event
-        if kind is ShowKnave:
-            if not (table.masks[HANDS[seat]] >> knave) & 1:
-                raise IllegalActionError(
-                    action,
-                    f"you do not hold the knave noddy ({Card.of(knave)}, the jack of trumps)",
-                    self.legal_actions(state),
-                )
-            table = table.reveal(1 << knave, _ALL)
-            score = scores[seat] + 1
-            scores = _bump(scores, seat, score)
-            event = KnaveShown(seat, _CARD[knave], 1, score)
-            if score >= self._target:
-                won = (*state.events, event, Won(seat, score))
-                return new_state(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
-        elif kind is Pass:
-            event = _KNAVE_PASSED[seat]
-        else:
-            raise IllegalActionError(
-                action,
-                "step 2 (the knave noddy) comes first: choose 'show knave' or 'pass'"
-                if kind is Play
-                else "not a Noddy action",
-                self.legal_actions(state),
-            )
-        if seat != dealer:
-            events = state.events + (event,)  # noqa: RUF005 (one copy, no list)
-            return new_state(table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events)
-        tm = table.masks
-        nd_show, d_show = show_keys(tm[2 - dealer], tm[1 + dealer], turnup)
-        return self._shows(
-            table,
-            turnup,
-            nd_show,
-            d_show,
-            rng,
-            dealer,
-            scores,
-            total,
-            gone,
-            hand,
-            state.events,
-            (event,),
-        )
-
     def _why_not_in_play(self, action: object) -> str:
         if isinstance(action, ShowKnave):
             return "the knave noddy can be shown only in step 2, before the shows"
@@ -444,8 +449,18 @@ class Noddy:
         """
         if top is None:
             top, rng = draw7(rng)
-        table = deal_table(top, dealer)
-        turnup = top[6]
+        # The table (ND-3.3): the non-dealer holds cards 0, 2, 4, the dealer 1, 3, 5; card 6
+        # is the turn-up and the rest the stock. Each seat knows its hand and the turn-up.
+        a, b, c, d, e, f, turnup = top
+        nd_mask = (1 << a) | (1 << c) | (1 << e)
+        d_mask = (1 << b) | (1 << d) | (1 << f)
+        up = 1 << turnup
+        stock = _DECK ^ nd_mask ^ d_mask ^ up
+        if dealer:
+            masks, known = (stock, nd_mask, d_mask, up, 0), (nd_mask | up, d_mask | up)
+        else:
+            masks, known = (stock, d_mask, nd_mask, up, 0), (d_mask | up, nd_mask | up)
+        table = new_table((LAYOUT, masks, _NO_ORDERS, known))
         hand += 1
         key = (hand << 7) | (dealer << 6) | turnup
         deal = self._deal_events.get(key)
@@ -469,7 +484,20 @@ class Noddy:
             return new_state(
                 table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, events + new
             )
-        nd_show, d_show = deal_show_keys(top)
+        # Both show keys (scoring.show_keys) from the card ids: no bit scanning of masks.
+        t = _TURNUP_KEY[turnup]
+        counts = t & _TURNUP_COUNTS
+        knave = t >> 64
+        s = _HAND_KEY[a] + _HAND_KEY[c] + _HAND_KEY[e] + counts
+        nd_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+        if nd_mask & knave:
+            nd_show |= 1 << 48
+        s = _HAND_KEY[b] + _HAND_KEY[d] + _HAND_KEY[f] + counts
+        d_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+        if (t >> 57) & 1:
+            d_show |= 1 << 47
+        if d_mask & knave:
+            d_show |= 1 << 48
         return self._shows(
             table, turnup, nd_show, d_show, rng, dealer, scores, 0, _NOT_GONE, hand, events, new
         )
@@ -494,7 +522,9 @@ class Noddy:
         """One seat's show event and the scores after it."""
         # The events are built each time: with the score in them, a table of events
         # would mostly miss (tens of thousands of keys); the breakdowns are few.
-        show = self._show(key, hand, turnup, dealer)
+        show = self._shows_memo.get(key)
+        if show is None:
+            show = self._show(key, hand, turnup, dealer)
         score = scores[seat] + show.total
         event = new_shown(seat, show.total, show.parts, score)
         return event, (_bump(scores, seat, score) if show.total else scores)

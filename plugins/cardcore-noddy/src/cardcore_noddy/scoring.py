@@ -585,26 +585,3 @@ def show_keys(nd_hand: int, d_hand: int, turnup: int) -> tuple[int, int]:
     if d_hand & knave:
         d_key |= 1 << 48
     return nd_key, d_key
-
-
-def deal_show_keys(top: Sequence[int]) -> tuple[int, int]:
-    """:func:`show_keys` of a deal's 7 cards ``top`` (ND-3.3), from the ids as dealt.
-
-    The non-dealer holds ``top[0]``, ``top[2]``, ``top[4]``, the dealer ``top[1]``,
-    ``top[3]``, ``top[5]``, and ``top[6]`` is the turn-up; no bits are scanned.
-    """
-    a, b, c, d, e, f, turnup = top
-    t = _TURNUP_KEY[turnup]
-    counts = t & _TURNUP_COUNTS
-    knave = t >> 64
-    s = _HAND_KEY[a] + _HAND_KEY[c] + _HAND_KEY[e] + counts
-    nd_key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-    if ((1 << a) | (1 << c) | (1 << e)) & knave:
-        nd_key |= 1 << 48
-    s = _HAND_KEY[b] + _HAND_KEY[d] + _HAND_KEY[f] + counts
-    d_key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-    if (t >> 57) & 1:
-        d_key |= 1 << 47
-    if ((1 << b) | (1 << d) | (1 << f)) & knave:
-        d_key |= 1 << 48
-    return nd_key, d_key

@@ -1,8 +1,8 @@
 """Noddy's state: the public events, the table's zones, the full state and what a seat sees.
 
-Also the card movements of the setup, written for its table: the cut for the first dealer
-(ND-3.1), the deal (7 cards from a shuffled or stacked deck, ND-3.3) and the shuffle that
-draws them (ND-4.5).
+Also the setup's card work: the cut for the first dealer (ND-3.1), a stacked deck's top
+cards, the shuffle that draws the 7 cards of a deal (ND-4.5), the cards that fit the
+running total (ND-4.4), and a table sampled to agree with what a seat knows.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from cardcore import (
     Visibility,
     Zone,
     card_ids,
-    new_table,
     record_builder,
     rng_below,
 )
@@ -55,7 +54,6 @@ __all__ = [
     "TurnupJack",
     "Won",
     "cut_for_dealer",
-    "deal_table",
     "draw7",
     "observation_from_json",
     "sample_table",
@@ -317,7 +315,6 @@ def _layout() -> Layout:
 LAYOUT: Final = _layout()
 """The zones of a Noddy table (2 seats, 52 cards)."""
 _DECK: Final = LAYOUT.deck
-_NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 
 MAX_TOTAL: Final = 31
 """The running total of the play never passes 31 (ND-4.4, ND-9.2)."""
@@ -418,27 +415,6 @@ def draw7(rng: int) -> tuple[list[int], int]:
     j = ((g * 46) >> 64) + 6
     pool[6], pool[j] = pool[j], pool[6]
     return pool[:7], (rng + _STEP7) & _MASK64
-
-
-def deal_table(top: Sequence[int], dealer: int) -> CardTable:
-    """The table after a deal (ND-3.3) of the 7 cards ``top``, top card first.
-
-    One card at a time, non-dealer first, then the turn-up; the other 45 cards are the
-    stock. Equal to gathering every card into the stock, shuffling, and drawing the 7 cards
-    with :meth:`CardTable.move`: each seat knows its own hand and the turn-up, and
-    nobody knows anything else (previous hands are forgotten).
-    """
-    nd_mask = (1 << top[0]) | (1 << top[2]) | (1 << top[4])
-    d_mask = (1 << top[1]) | (1 << top[3]) | (1 << top[5])
-    up = 1 << top[6]
-    stock = _DECK ^ nd_mask ^ d_mask ^ up
-    if dealer:
-        return new_table(
-            (LAYOUT, (stock, nd_mask, d_mask, up, 0), _NO_ORDERS, (nd_mask | up, d_mask | up))
-        )
-    return new_table(
-        (LAYOUT, (stock, d_mask, nd_mask, up, 0), _NO_ORDERS, (d_mask | up, nd_mask | up))
-    )
 
 
 def cut_for_dealer(rng: int) -> tuple[tuple[Cut, ...], int, int]:
