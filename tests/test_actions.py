@@ -69,6 +69,23 @@ def test_one_shared_instance_per_card_set() -> None:
     assert {a: 1}[Play.parse("play 7d")] == 1
 
 
+def test_singles_of_a_mask_are_the_shared_actions_in_card_order() -> None:
+    """``singles(mask)``: one shared single-card action per card of the mask, by id."""
+    r = random.Random(6)
+    for size in (0, 1, 2, 3, 5, 52):
+        ids = sorted(r.sample(range(52), size))
+        mask = sum(1 << c for c in ids)
+        got = Play.singles(mask)
+        assert got == tuple(Play.of(c) for c in ids)
+        assert all(a is Play.of(c) for a, c in zip(got, ids, strict=True))
+        assert Leave.singles(mask) == tuple(Leave.of(c) for c in card_ids(mask))
+    for bad in (-1, 1 << 52):
+        with pytest.raises(ValueError, match="not a card mask"):
+            Play.singles(bad)
+    with pytest.raises(ValueError, match="does not take a single card"):
+        Take.singles(3)
+
+
 def test_text_form_and_card_order() -> None:
     """Cards print in the class's order, whatever order they came in, and read back."""
     s = Steal(parse_cards("4♦ Q♣ 4♠"))

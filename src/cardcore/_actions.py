@@ -154,6 +154,36 @@ class CardAction:
         return singles[card_id]  # type: ignore[no-any-return]
 
     @classmethod
+    def singles(cls, mask: int) -> tuple[Self, ...]:
+        """The single-card action of each card of a mask, in card id order.
+
+        For legal actions such as "play any card of the hand": ``Play.singles(hand)``.
+        Masks of up to three cards (a small hand) are read without a loop.
+
+        Raises:
+            ValueError: ``mask`` is not a card mask, or the class takes no single card.
+        """
+        table = cls._singles
+        if table is None or mask < 0 or mask >> 52:
+            if mask < 0 or mask >> 52:
+                raise ValueError(f"{cls.verb}: not a card mask: {mask:#x}")
+            cls.of(0)  # builds the table (or says the class takes no single card)
+            table = cls._singles
+            assert table is not None
+        a = mask & -mask
+        rest = mask ^ a
+        if not rest:
+            return (table[a.bit_length() - 1],) if a else ()
+        b = rest & -rest
+        rest ^= b
+        if not rest:
+            return (table[a.bit_length() - 1], table[b.bit_length() - 1])
+        c = rest & -rest
+        if rest == c:
+            return (table[a.bit_length() - 1], table[b.bit_length() - 1], table[c.bit_length() - 1])
+        return tuple(table[i] for i in range(52) if (mask >> i) & 1)
+
+    @classmethod
     def parse(cls, text: str) -> Self:
         """Read the text form, e.g. ``play 7♦``, ``steal 4s+4d``, ``take 9♠ K♦``.
 

@@ -7,8 +7,9 @@ import pytest
 from cardcore import load_game, parse_card
 from cardcore.adapters import CodecRegistry, check_codec, load_codec
 from cardcore_noddy import Noddy
+from cardcore_noddy.actions import Pass, Play, ShowKnave
 from cardcore_noddy.encoding import FACTS_SIZE, noddy_actions, noddy_codec, noddy_facts
-from cardcore_noddy.game import Pass, Phase, Play, ShowKnave, Shown
+from cardcore_noddy.state import Phase, Shown
 
 
 @pytest.mark.parametrize("preset", ["default", "historical"])

@@ -33,8 +33,8 @@ from cardcore_noddy import (
     Shown,
     TurnupJack,
 )
-from cardcore_noddy.game import HANDS, PILE
 from cardcore_noddy.scoring import MAX_SHOW, PIP
+from cardcore_noddy.state import HANDS, PILE
 
 
 def check_invariants(g: Noddy, before: NoddyState | None, s: NoddyState) -> None:

@@ -28,7 +28,7 @@ from cardcore_noddy import (
     Won,
     count_show,
 )
-from cardcore_noddy.game import HANDS, LAYOUT, PILE, STOCK, TURNUP
+from cardcore_noddy.state import HANDS, LAYOUT, PILE, STOCK, TURNUP
 
 
 def game(preset: str = "default", **overrides: Any) -> Noddy:

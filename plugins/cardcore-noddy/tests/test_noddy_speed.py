@@ -8,18 +8,8 @@ from typing import Any
 import attrs
 import pytest
 
-from cardcore import rng_below
+from cardcore import Card, rng_below
 from cardcore_noddy import PRESETS, Noddy, NoddyState, Played, Shown
-from cardcore_noddy.game import (
-    _CARD,
-    HANDS,
-    TURNUP,
-    Phase,
-    _draw7,
-    _new_played,
-    _new_shown,
-    _new_state,
-)
 from cardcore_noddy.scoring import (
     award_table,
     pile_code,
@@ -28,6 +18,17 @@ from cardcore_noddy.scoring import (
     show_mask,
     total_codes,
 )
+from cardcore_noddy.state import (
+    HANDS,
+    TURNUP,
+    Phase,
+    draw7,
+    new_played,
+    new_shown,
+    new_state,
+)
+
+_CARD = tuple(Card.of(i) for i in range(52))
 
 CONFIGS: list[dict[str, Any]] = [
     {},
@@ -51,7 +52,7 @@ def test_draw7_is_a_partial_fisher_yates_with_rng_below() -> None:
             j, state = rng_below(state, 52 - i)
             j += i
             pool[i], pool[j] = pool[j], pool[i]
-        assert _draw7(rng) == (pool[:7], state)
+        assert draw7(rng) == (pool[:7], state)
 
 
 def _piles(r: random.Random) -> list[list[int]]:
@@ -111,8 +112,8 @@ def test_show_key_decides_the_show(overrides: dict[str, Any]) -> None:
         turnup = cards[3]
         dealer = r.random() < 0.5
         want = show_mask(hand, turnup, dealer=dealer, rules=g.rules)
-        assert g._show(hand, turnup, dealer) == want
         key = show_key(hand, turnup, dealer)
+        assert g._show(key, hand, turnup, dealer) == want
         assert seen.setdefault(key, want) == want
 
 
@@ -150,18 +151,18 @@ def test_fast_constructors_build_equal_frozen_values() -> None:
     """The fast constructors give the same values as the attrs constructors."""
     g = game()
     s = g.initial_state(2, 5)
-    fast = _new_state(
+    fast = new_state(
         s.table, s.rng, s.dealer, s.scores, s.phase, s.current, s.total, s.gone, s.hand, s.events
     )
     assert fast == s and hash(fast) == hash(s) and repr(fast) == repr(s)
     assert attrs.asdict(fast, recurse=False) == attrs.asdict(s, recurse=False)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         fast.total = 3  # type: ignore[misc]
-    e = _new_played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9)
+    e = new_played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9)
     assert e == Played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9)
     assert hash(e) == hash(Played(1, _CARD[7], 21, 2, (("fifteens", 2),), 9))
     assert isinstance(fast, NoddyState) and isinstance(e, Played)
-    shown = _new_shown(0, 8, (("fifteens", 4), ("pairs", 4)), 20)
+    shown = new_shown(0, 8, (("fifteens", 4), ("pairs", 4)), 20)
     assert shown == Shown(0, 8, (("fifteens", 4), ("pairs", 4)), 20)
     assert type(shown) is Shown
 
@@ -179,15 +180,30 @@ def test_four_rank_show_parts_match_the_general_counter() -> None:
                 assert _rank_parts4(ranks, rules) == _rank_parts(ranks, rules), ranks
 
 
-def test_plays_of_a_mask_are_the_plays_in_card_order() -> None:
-    """The legal plays built from a playable mask: one shared Play per card, by card id."""
-    from cardcore_noddy.game import _PLAY, _plays
+def test_plays_are_shared_card_actions_listed_in_card_order() -> None:
+    """One shared Play per card (equality is identity), its text read back to the same
+    object, and the legal plays of a hand listed in card order.
+    """
+    from cardcore_noddy import Play
 
-    rng = random.Random(5)
-    for size in (1, 2, 3, 4):
-        for _ in range(200):
-            ids = sorted(rng.sample(range(52), size))
-            assert _plays(sum(1 << c for c in ids)) == tuple(_PLAY[c] for c in ids)
+    for c in range(52):
+        play = Play.of(c)
+        assert Play(Card.of(c)) is play and Play.parse(str(play)) is play
+        assert Noddy.parse(str(play)) is play and play.card == Card.of(c)
+    g = game()
+    r = random.Random(4)
+    plays = 0
+    for seed in range(40):
+        s = g.initial_state(2, seed)
+        while s.current is not None:
+            legal = g.legal_actions(s)
+            if s.phase is Phase.PLAY:
+                shared = [a for a in legal if isinstance(a, Play) and a is Play.of(a.card_id)]
+                ids = [a.card_id for a in shared]
+                assert len(shared) == len(legal) and ids == sorted(ids)
+                plays += 1
+            s = g.apply(s, legal[r.randrange(len(legal))])
+    assert plays > 500
 
 
 def test_show_events_built_from_slots_are_ordinary_events() -> None:

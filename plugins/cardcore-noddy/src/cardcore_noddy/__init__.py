@@ -1,8 +1,11 @@
 """Noddy: a 17th-century race to 31 for two players, as a cardcore game plugin."""
 
+from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave
 from cardcore_noddy.bots import NoddyHeuristic
-from cardcore_noddy.game import (
-    PRESETS,
+from cardcore_noddy.options import PRESETS, NoddyOptions
+from cardcore_noddy.rules import Noddy
+from cardcore_noddy.scoring import Breakdown, ScoringRules, count_show, score_play
+from cardcore_noddy.state import (
     Cut,
     Deal,
     Event,
@@ -10,21 +13,14 @@ from cardcore_noddy.game import (
     KnavePassed,
     KnaveShown,
     LastCard,
-    Noddy,
-    NoddyAction,
     NoddyObservation,
-    NoddyOptions,
     NoddyState,
-    Pass,
     Phase,
-    Play,
     Played,
-    ShowKnave,
     Shown,
     TurnupJack,
     Won,
 )
-from cardcore_noddy.scoring import Breakdown, ScoringRules, count_show, score_play
 
 __all__ = [
     "PRESETS",

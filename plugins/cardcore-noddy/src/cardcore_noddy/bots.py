@@ -6,16 +6,11 @@ import random
 from math import erf, sqrt
 from typing import Any, Final, final
 
-from cardcore_noddy.game import (
-    HANDS,
-    Noddy,
-    NoddyObservation,
-    NoddyOptions,
-    NoddyState,
-    Play,
-    ShowKnave,
-)
+from cardcore_noddy.actions import Play, ShowKnave
+from cardcore_noddy.options import NoddyOptions
+from cardcore_noddy.rules import Noddy
 from cardcore_noddy.scoring import PIP, ScoringRules, play_ids
+from cardcore_noddy.state import HANDS, NoddyObservation, NoddyState
 
 __all__ = ["NoddyHeuristic", "hand_number", "race_value"]
 

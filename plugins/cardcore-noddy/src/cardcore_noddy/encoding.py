@@ -15,19 +15,9 @@ from typing import Final
 
 from cardcore import DECK_52
 from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
-from cardcore_noddy.game import (
-    MAX_TOTAL,
-    Deal,
-    KnaveShown,
-    Noddy,
-    NoddyAction,
-    NoddyObservation,
-    Pass,
-    Phase,
-    Play,
-    ShowKnave,
-    Shown,
-)
+from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave
+from cardcore_noddy.rules import Noddy
+from cardcore_noddy.state import MAX_TOTAL, Deal, KnaveShown, NoddyObservation, Phase, Shown
 
 __all__ = ["FACTS_SIZE", "noddy_actions", "noddy_codec", "noddy_facts"]
 

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
 from cardcore.adapters import CodecSpec
 from cardcore_noddy.bots import NoddyHeuristic, hand_number, race_value
-from cardcore_noddy.game import PRESETS, Noddy, NoddyOptions
+from cardcore_noddy.options import PRESETS, NoddyOptions
+from cardcore_noddy.rules import Noddy
 
 
 @hookimpl

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardcore import SPECTATOR, Card
-from cardcore_noddy.game import (
+from cardcore_noddy.state import (
     HANDS,
     Cut,
     Deal,

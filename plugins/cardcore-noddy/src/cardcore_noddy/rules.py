@@ -1,0 +1,638 @@
+"""Noddy rules: a 17th-century race to 31 for two players (rule ids ``ND-...``).
+
+A game is many hands. Each hand deals 3 cards each and turns one up (trumps); a turned-up
+jack scores at once (ND-4.1); the holder of the trump jack may show it for 1 (ND-4.2);
+both players score their show (ND-6.1); then they play their cards to one pile without
+the running total passing 31, scoring as they go (ND-4.4, ND-6.3). The first player to
+reach the target wins at once (ND-5.2), awards being added in the order of ND-5.3.
+
+The only decisions are ``show knave`` / ``pass`` in step 2 and which card to play. Every
+go, show and award is automatic and appears in the observation as a public event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, final
+
+from cardcore import (
+    SPECTATOR,
+    Card,
+    CardTable,
+    IllegalActionError,
+    Outcome,
+    new_table,
+    rng_seed,
+)
+from cardcore_noddy.actions import (
+    PASS,
+    SHOW_KNAVE,
+    NoddyAction,
+    Pass,
+    Play,
+    ShowKnave,
+    parse_action,
+)
+from cardcore_noddy.options import NoddyOptions
+from cardcore_noddy.render import render
+from cardcore_noddy.scoring import (
+    _FLUSH_KEY,
+    _HAND_KEY,
+    _SHOW_LOW,
+    _TURNUP_COUNTS,
+    _TURNUP_KEY,
+    JACK_OF,
+    PIP,
+    SEQ,
+    SUIT,
+    Breakdown,
+    ScoringRules,
+    award_table,
+    pile_code,
+    show_keys,
+    show_mask,
+    total_codes,
+)
+from cardcore_noddy.state import (
+    HANDS,
+    LAYOUT,
+    MAX_TOTAL,
+    PILE,
+    PLAYABLE,
+    TURNUP,
+    Deal,
+    Event,
+    Go,
+    KnavePassed,
+    KnaveShown,
+    LastCard,
+    NoddyObservation,
+    NoddyState,
+    Phase,
+    Shown,
+    TurnupJack,
+    Won,
+    cut_for_dealer,
+    draw7,
+    new_played,
+    new_shown,
+    new_state,
+    observation_from_json,
+    sample_table,
+    stacked_top,
+)
+
+__all__ = ["MAX_TOTAL", "Noddy"]
+
+_KNAVE: Final = Phase.KNAVE
+_PLAYING: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+_ALL: Final = LAYOUT.all_seats
+_DECK: Final = LAYOUT.deck
+_NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
+_SHOW_TRIES: Final = 1000
+"""Random tries to find hidden cards that reproduce an announced show (``sample_state``)."""
+_CARD: Final = tuple(Card.of(i) for i in range(52))
+_NOT_GONE: Final = (False, False)
+_KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
+"""The two possible passes: events are immutable values, so one of each is shared."""
+_GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
+"""Every go, by ``seat * 32 + total``."""
+
+
+_LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
+"""The legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
+
+
+@final
+class Noddy:
+    """The rules object; build it with ``cardcore.load_game("noddy", ...)``."""
+
+    name = "noddy"
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, options: NoddyOptions | None = None) -> None:
+        self.options = options or NoddyOptions()
+        o = self.options
+        self.rules = ScoringRules(
+            twentyfive=o.twentyfive,
+            run_values=ScoringRules.run_table(o.run_values),
+            ace_bonus=o.ace_bonus,
+            knave_in_count=o.knave_noddy == "in_count",
+        )
+        """The scoring options, for the show counter and the play scorer."""
+        self._target = o.target
+        self._show_early = o.knave_noddy == "show_early"
+        self._jack_split = o.turnup_jack == "dealer1_nondealer2"
+        self._last_at_31 = o.last_card_at_31
+        self._jack_awards: tuple[tuple[tuple[int, int], ...], ...] = (
+            (((0, 1), (1, 2)), ((1, 1), (0, 2))) if self._jack_split else (((0, 2),), ((1, 2),))
+        )
+        """Per dealer, the turned-up jack's awards in order (ND-4.1, ND-5.3)."""
+        self._total_codes = tuple(196 * c for c in total_codes(self.rules))
+        self._awards = award_table(self.rules)
+        self._shows_memo: dict[int, Breakdown] = {}
+        """Shows by :func:`show_key` (a few thousand keys at most)."""
+        self._last_events: dict[int, LastCard] = {}
+        """Last-card events by score and seat (immutable, so shared)."""
+        self._deal_events: dict[int, Deal] = {}
+        """Deal events by hand number, dealer and turn-up (immutable, so shared)."""
+
+    # ---- metadata ----------------------------------------------------------------------
+
+    def teams(self, num_players: int) -> tuple[tuple[int, ...], ...] | None:
+        """No partnerships (ND-1.4)."""
+        return None
+
+    def max_decisions(self, num_players: int) -> int:
+        """At most 8 decisions a hand (2 in step 2, 6 cards) and ``2 * target - 1`` hands.
+
+        Every finished hand awards at least 1 point (the last card, or 2 for 31), and
+        the game ends before the two scores together reach ``2 * target - 1``.
+        """
+        return 8 * (2 * self._target - 1)
+
+    # ---- setup -------------------------------------------------------------------------
+
+    def initial_state(
+        self,
+        num_players: int,
+        seed: int,
+        *,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> NoddyState:
+        """Cut for the dealer if none is given (ND-3.1), shuffle or stack, and deal (ND-3.3).
+
+        Args:
+            num_players: must be 2.
+            seed: seeds the state's RNG (the cut and every shuffle).
+            dealer: the first dealer (0 or 1), or ``None`` to cut.
+            deck: a stacked deck for the first hand, top card first (all 52 cards).
+
+        Raises:
+            ValueError: a wrong player count, dealer seat or deck.
+        """
+        if num_players != 2:
+            raise ValueError(f"noddy is for 2 players, not {num_players}")
+        rng = rng_seed(seed)
+        cuts: tuple[Event, ...] = ()
+        if dealer is None:
+            cuts, dealer, rng = cut_for_dealer(rng)
+        elif dealer not in (0, 1):
+            raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        top = None if deck is None else stacked_top(deck)
+        return self._deal(rng, dealer, (0, 0), 0, cuts, (), top)
+
+    def start_hand(
+        self,
+        *,
+        scores: tuple[int, int],
+        dealer: int,
+        deck: Sequence[Card] | None = None,
+        hand: int = 1,
+        seed: int = 0,
+    ) -> NoddyState:
+        """A state at the start of a hand with the given scores, for tests and analysis.
+
+        The hand is dealt (stacked or shuffled) and steps 1-3 run as in play, so awards
+        are checked against the target in the order of ND-5.3.
+
+        Args:
+            scores: both players' scores before the hand (each below the target).
+            dealer: the dealer of the hand (0 or 1).
+            deck: a stacked deck, top card first, or ``None`` to shuffle with ``seed``.
+            hand: the hand's number.
+            seed: seeds the state's RNG.
+
+        Raises:
+            ValueError: scores already at the target, a wrong dealer or deck.
+        """
+        if len(scores) != 2 or min(scores) < 0 or max(scores) >= self._target:
+            raise ValueError(f"scores must be two numbers from 0 to {self._target - 1}: {scores}")
+        self.initial_state(2, seed, dealer=dealer, deck=deck)  # checks the dealer and deck
+        top = None if deck is None else stacked_top(deck)
+        return self._deal(
+            rng_seed(seed), dealer, (int(scores[0]), int(scores[1])), hand - 1, (), (), top
+        )
+
+    # ---- queries -----------------------------------------------------------------------
+
+    def current_player(self, state: NoddyState) -> int | None:
+        """The seat to decide, or ``None`` when the game is over."""
+        return state.current
+
+    def legal_actions(self, state: NoddyState) -> tuple[NoddyAction, ...]:
+        """The mover's choices, in a fixed order.
+
+        Step 2: ``show knave`` (for the holder of the trump jack only), then ``pass``.
+        The play: every card of the hand that keeps the total at 31 or less, in card order.
+        """
+        seat = state.current
+        if seat is None:
+            return ()
+        table = state.table
+        if state.phase is _PLAYING:
+            playable = table.masks[HANDS[seat]] & PLAYABLE[MAX_TOTAL - state.total]
+            plays = _LEGAL.get(playable)
+            if plays is None:
+                plays = _LEGAL[playable] = Play.singles(playable)
+            return plays
+        turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
+        if (table.masks[HANDS[seat]] >> JACK_OF[SUIT[turnup]]) & 1:
+            return (SHOW_KNAVE, PASS)
+        return (PASS,)
+
+    def outcome(self, state: NoddyState) -> Outcome | None:
+        """The first to reach the target wins (ND-6.4); there are no ties."""
+        if state.phase is not _OVER:
+            return None
+        return Outcome.from_scores(state.scores, reason=f"reached {self._target}")
+
+    # ---- moves -------------------------------------------------------------------------
+
+    def apply(self, state: NoddyState, action: NoddyAction) -> NoddyState:
+        """Carry out a decision, then everything automatic up to the next decision.
+
+        Raises:
+            IllegalActionError: the action is not legal here; ``state`` is untouched.
+        """
+        seat = state.current
+        if seat is None:
+            raise IllegalActionError(action, "the game is over")
+        if state.phase is not _PLAYING:
+            # Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows.
+            kind = type(action)
+            table, rng, dealer, hand, gone = (
+                state.table,
+                state.rng,
+                state.dealer,
+                state.hand,
+                state.gone,
+            )
+            scores, total = state.scores, state.total
+            if kind is Pass and seat != dealer:
+                events = state.events + (_KNAVE_PASSED[seat],)  # noqa: RUF005 (one copy, no list)
+                return new_state(
+                    table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events
+                )
+            turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
+            knave = JACK_OF[SUIT[turnup]]
+            event: Event
+            if kind is ShowKnave:
+                if not (table.masks[HANDS[seat]] >> knave) & 1:
+                    raise IllegalActionError(
+                        action,
+                        f"you do not hold the knave noddy ({Card.of(knave)}, the jack of trumps)",
+                        self.legal_actions(state),
+                    )
+                table = table.reveal(1 << knave, _ALL)
+                score = scores[seat] + 1
+                scores = _bump(scores, seat, score)
+                event = KnaveShown(seat, _CARD[knave], 1, score)
+                if score >= self._target:
+                    won = (*state.events, event, Won(seat, score))
+                    return new_state(
+                        table, rng, dealer, scores, _OVER, None, total, gone, hand, won
+                    )
+            elif kind is Pass:
+                event = _KNAVE_PASSED[seat]
+            else:
+                raise IllegalActionError(
+                    action,
+                    "step 2 (the knave noddy) comes first: choose 'show knave' or 'pass'"
+                    if kind is Play
+                    else "not a Noddy action",
+                    self.legal_actions(state),
+                )
+            if seat != dealer:
+                events = state.events + (event,)  # noqa: RUF005 (one copy, no list)
+                return new_state(
+                    table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events
+                )
+            tm = table.masks
+            nd_show, d_show = show_keys(tm[2 - dealer], tm[1 + dealer], turnup)
+            return self._shows(
+                table,
+                turnup,
+                nd_show,
+                d_show,
+                rng,
+                dealer,
+                scores,
+                total,
+                gone,
+                hand,
+                state.events,
+                (event,),
+            )
+        # Step 4 (ND-4.4): play a card to the pile, score it (ND-6.3), go, or end the play.
+        if type(action) is not Play:  # Play is final: the same as isinstance
+            raise IllegalActionError(
+                action, self._why_not_in_play(action), self.legal_actions(state)
+            )
+        bit = action.mask
+        card = bit.bit_length() - 1
+        table = state.table
+        m = table.masks
+        if not m[seat + 1] & bit:
+            raise IllegalActionError(
+                action, f"{action.card} is not in your hand", self.legal_actions(state)
+            )
+        total = state.total + PIP[card]
+        if total > MAX_TOTAL:
+            raise IllegalActionError(
+                action,
+                f"{action.card} would take the count past 31 ({state.total} + {PIP[card]} "
+                f"= {total})",
+                self.legal_actions(state),
+            )
+        # The card moves from the hand to the public, ordered pile.
+        pile = table.orders[PILE] + (card,)
+        masks = (
+            (m[0], m[1] ^ bit, m[2], m[3], m[4] | bit)
+            if seat == 0
+            else (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
+        )
+        k = table.known
+        after = (LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))
+        # It scores (ND-6.3): the award for the total and the pile's last cards.
+        code = self._total_codes[total]
+        n = len(pile)
+        if n > 2:
+            code += pile_code(pile)
+        elif n == 2 and SEQ[pile[0]] == SEQ[card]:
+            code += 49  # pile_code of two cards: a pair, or nothing
+        parts, points = self._awards[code]
+        scores = state.scores
+        score = scores[seat] + points
+        if points:
+            scores = (score, scores[1]) if seat == 0 else (scores[0], score)
+        played = new_played(seat, action.cards[0], total, points, parts, score)
+        rng, dealer, hand, events, gone = (
+            state.rng,
+            state.dealer,
+            state.hand,
+            state.events,
+            state.gone,
+        )
+        if score >= self._target:
+            won = (*events, played, Won(seat, score))
+            return new_state(
+                new_table(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
+            )
+        # The other seat plays next if it can; else it goes (once a hand), and this seat
+        # plays on if it can.
+        room = PLAYABLE[MAX_TOTAL - total]
+        opp = 1 - seat
+        opp_hand = masks[2 - seat]
+        if opp_hand & room:
+            events = events + (played,)  # noqa: RUF005 (one copy, no list)
+            return new_state(
+                new_table(after), rng, dealer, scores, _PLAYING, opp, total, gone, hand, events
+            )
+        new: tuple[Event, ...] = (played,)
+        if opp_hand and not gone[opp]:
+            gone = (True, gone[1]) if opp == 0 else (gone[0], True)
+            new = (played, _GO[opp * 32 + total])
+        if masks[seat + 1] & room:
+            events = events + new
+            return new_state(
+                new_table(after), rng, dealer, scores, _PLAYING, seat, total, gone, hand, events
+            )
+        if total < MAX_TOTAL or self._last_at_31:
+            # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
+            score += 1
+            scores = _bump(scores, seat, score)
+            last = self._last_events.get(score * 2 + seat)
+            if last is None:
+                last = self._last_events[score * 2 + seat] = LastCard(seat, 1, score)
+            new = (*new, last)
+            if score >= self._target:
+                won = (*events, *new, Won(seat, score))
+                return new_state(
+                    new_table(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
+                )
+        # A new deal gathers every card: the table after the play is never built.
+        return self._deal(rng, 1 - dealer, scores, hand, events, new)
+
+    def _why_not_in_play(self, action: object) -> str:
+        if isinstance(action, ShowKnave):
+            return "the knave noddy can be shown only in step 2, before the shows"
+        if isinstance(action, Pass):
+            return (
+                "you hold a card that keeps the count at 31 or less, so you must play "
+                "(a go is only for a player who cannot play)"
+            )
+        return "not a Noddy action"
+
+    # ---- automatic steps ---------------------------------------------------------------
+
+    def _deal(
+        self,
+        rng: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        hand: int,
+        events: tuple[Event, ...],
+        new: tuple[Event, ...],
+        top: Sequence[int] | None = None,
+    ) -> NoddyState:
+        """Deal a hand (ND-3.3), carry out step 1 (ND-4.1), and set up step 2 or step 3.
+
+        All cards are gathered and shuffled with the state's RNG (ND-4.5); ``top`` is the
+        top of a stacked deck instead. Only the 7 cards dealt are drawn from the RNG: the
+        stock is never used in the hand, so it is an unordered face-down heap. ``events``
+        are the game's events so far and ``new`` this decision's events before the deal.
+        """
+        if top is None:
+            top, rng = draw7(rng)
+        # The table (ND-3.3): the non-dealer holds cards 0, 2, 4, the dealer 1, 3, 5; card 6
+        # is the turn-up and the rest the stock. Each seat knows its hand and the turn-up.
+        a, b, c, d, e, f, turnup = top
+        nd_mask = (1 << a) | (1 << c) | (1 << e)
+        d_mask = (1 << b) | (1 << d) | (1 << f)
+        up = 1 << turnup
+        stock = _DECK ^ nd_mask ^ d_mask ^ up
+        if dealer:
+            masks, known = (stock, nd_mask, d_mask, up, 0), (nd_mask | up, d_mask | up)
+        else:
+            masks, known = (stock, d_mask, nd_mask, up, 0), (d_mask | up, nd_mask | up)
+        table = new_table((LAYOUT, masks, _NO_ORDERS, known))
+        hand += 1
+        key = (hand << 7) | (dealer << 6) | turnup
+        deal = self._deal_events.get(key)
+        if deal is None:
+            deal = self._deal_events[key] = Deal(hand, dealer, _CARD[turnup])
+        new = (*new, deal)
+        if SEQ[turnup] == 11:
+            # Step 1 (ND-4.1): the turned-up jack, the dealer's award first (ND-5.3).
+            for seat, points in self._jack_awards[dealer]:
+                score = scores[seat] + points
+                scores = _bump(scores, seat, score)
+                new = (*new, TurnupJack(seat, points, score))
+                if score >= self._target:
+                    won = (*events, *new, Won(seat, score))
+                    return new_state(
+                        table, rng, dealer, scores, _OVER, None, 0, _NOT_GONE, hand, won
+                    )
+        elif self._show_early:
+            # Step 2 (ND-4.2): the non-dealer decides first.
+            nd = 1 - dealer
+            return new_state(
+                table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, events + new
+            )
+        # Both show keys (scoring.show_keys) from the card ids: no bit scanning of masks.
+        t = _TURNUP_KEY[turnup]
+        counts = t & _TURNUP_COUNTS
+        knave = t >> 64
+        s = _HAND_KEY[a] + _HAND_KEY[c] + _HAND_KEY[e] + counts
+        nd_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+        if nd_mask & knave:
+            nd_show |= 1 << 48
+        s = _HAND_KEY[b] + _HAND_KEY[d] + _HAND_KEY[f] + counts
+        d_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+        if (t >> 57) & 1:
+            d_show |= 1 << 47
+        if d_mask & knave:
+            d_show |= 1 << 48
+        return self._shows(
+            table, turnup, nd_show, d_show, rng, dealer, scores, 0, _NOT_GONE, hand, events, new
+        )
+
+    def _show(self, key: int, hand: int, turnup: int, dealer: bool) -> Breakdown:
+        """The show of a ``hand`` mask (ND-6.1), kept by its :func:`show_key` ``key``."""
+        show = self._shows_memo.get(key)
+        if show is None:
+            show = self._shows_memo[key] = show_mask(hand, turnup, dealer=dealer, rules=self.rules)
+        return show
+
+    def _shown(
+        self,
+        seat: int,
+        key: int,
+        hand: int,
+        turnup: int,
+        scores: tuple[int, ...],
+        *,
+        dealer: bool = False,
+    ) -> tuple[Shown, tuple[int, ...]]:
+        """One seat's show event and the scores after it."""
+        # The events are built each time: with the score in them, a table of events
+        # would mostly miss (tens of thousands of keys); the breakdowns are few.
+        show = self._shows_memo.get(key)
+        if show is None:
+            show = self._show(key, hand, turnup, dealer)
+        score = scores[seat] + show.total
+        event = new_shown(seat, show.total, show.parts, score)
+        return event, (_bump(scores, seat, score) if show.total else scores)
+
+    def _shows(
+        self,
+        table: CardTable,
+        turnup: int,
+        nd_show: int,
+        d_show: int,
+        rng: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        total: int,
+        gone: tuple[bool, ...],
+        hand: int,
+        events: tuple[Event, ...],
+        new: tuple[Event, ...],
+    ) -> NoddyState:
+        """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play.
+
+        ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
+        """
+        nd = 1 - dealer
+        first, scores = self._shown(nd, nd_show, table.masks[HANDS[nd]], turnup, scores)
+        if first.score >= self._target:
+            won = (*events, *new, first, Won(nd, first.score))
+            return new_state(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
+        second, scores = self._shown(
+            dealer, d_show, table.masks[HANDS[dealer]], turnup, scores, dealer=True
+        )
+        if second.score >= self._target:
+            won = (*events, *new, first, second, Won(dealer, second.score))
+            return new_state(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
+        # Step 4 (ND-4.4): the non-dealer plays first.
+        events = events + (*new, first, second)  # noqa: RUF005 (one copy, no list)
+        return new_state(table, rng, dealer, scores, _PLAYING, nd, total, gone, hand, events)
+
+    # ---- information -------------------------------------------------------------------
+
+    def observe(self, state: NoddyState, seat: int) -> NoddyObservation:
+        """What ``seat`` may know (ND-8); ``-1`` is an onlooker."""
+        if seat not in (0, 1, SPECTATOR):
+            raise ValueError(f"seat must be 0, 1 or -1 (onlooker), not {seat!r}")
+        legal = self.legal_actions(state) if seat == state.current else ()
+        return NoddyObservation(
+            seat=seat,
+            num_players=2,
+            current_player=state.current,
+            table=state.table.view(seat),
+            legal_actions=legal,
+            options=self.options,
+            dealer=state.dealer,
+            scores=state.scores,
+            phase=state.phase,
+            total=state.total,
+            gone=state.gone,
+            hand=state.hand,
+            events=state.events,
+        )
+
+    def sample_state(self, observation: NoddyObservation, rng: random.Random) -> NoddyState:
+        """A full state that agrees with everything the observing seat knows.
+
+        The cards the seat cannot see are dealt at random into the hands (and the rest
+        is the stock), keeping what the public events reveal:
+
+        * a seat that went at total T holds no card of pip value 31 - T or less (ND-4.4);
+        * a seat whose show was announced gets cards that, with those it has played this
+          hand and the turn-up, give exactly that breakdown (ND-4.3), when such cards turn
+          up within 1,000 random draws (a very rare show falls back to the go
+          constraint only).
+
+        Raises:
+            ValueError: no deal of the hidden cards fits the go constraints.
+        """
+        o = observation
+        table = sample_table(o, self.rules, rng, tries=_SHOW_TRIES)
+        return NoddyState(
+            table=table,
+            rng=rng.getrandbits(64),
+            dealer=o.dealer,
+            scores=o.scores,
+            phase=o.phase,
+            current=o.current_player,
+            total=o.total,
+            gone=o.gone,
+            hand=o.hand,
+            events=o.events,
+        )
+
+    # ---- text --------------------------------------------------------------------------
+
+    parse = staticmethod(parse_action)
+    """Parse ``play 7♥`` (or just ``7h``), ``show knave`` or ``pass``."""
+
+    def parse_action(self, text: str) -> NoddyAction:
+        """Parse an action's text form (the inverse of ``str(action)``)."""
+        return parse_action(text)
+
+    def observation_from_json(self, data: Mapping[str, Any]) -> NoddyObservation:
+        """Rebuild an observation from :meth:`NoddyObservation.to_json` data."""
+        return observation_from_json(data)
+
+    def render(self, observation: NoddyObservation) -> str:
+        """The table as text for the observing seat."""
+        return render(observation)
+
+
+def _bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
+    return (score, scores[1]) if seat == 0 else (scores[0], score)
