@@ -79,13 +79,6 @@ def _highest_rank(hand: int) -> int:
     return ((hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13).bit_length() - 1
 
 
-def _kth(mask: int, k: int) -> int:
-    """The id of the ``k``-th card (0-based, lowest id first) of a mask."""
-    for _ in range(k):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
-
-
 # ---- seats (BX-4.7) --------------------------------------------------------------------
 
 
@@ -111,20 +104,29 @@ _NEXT: Final = (_NEXT_CW, _NEXT_CW, _NEXT_ACW)
 # ---- legal actions, shared ------------------------------------------------------------
 
 _ONLY_TURN_UP: Final[tuple[BoxAction, ...]] = (TurnUp(),)
-_ONLY_PLAY: Final[tuple[tuple[BoxAction, ...], ...]] = tuple((Play.of(c),) for c in range(52))
+_PLAYS: Final[tuple[Play, ...]] = tuple(Play.of(c) for c in range(52))
+"""Per card id, its play."""
+_ONLY_PLAY: Final[tuple[tuple[BoxAction, ...], ...]] = tuple((p,) for p in _PLAYS)
 """Per card id, the legal actions when that card is the only one to play (most often)."""
 _NO_DRAWS: Final = (0, 0, 0, 0)
 
 
 def _plays(m: int) -> tuple[BoxAction, ...]:
-    """The plays of the cards of ``m``, highest rank first, then by suit."""
+    """The plays of the cards of ``m`` (two or more), highest rank first, then by suit."""
+    hi = m.bit_length() - 1
+    rest = m ^ (1 << hi)
+    if not rest & (rest - 1):
+        lo = rest.bit_length() - 1
+        if _SHOW_ORDER[hi] < _SHOW_ORDER[lo]:
+            return (_PLAYS[hi], _PLAYS[lo])
+        return (_PLAYS[lo], _PLAYS[hi])
     ids = []
     while m:
         low = m & -m
         ids.append(low.bit_length() - 1)
         m ^= low
     ids.sort(key=_SHOW_ORDER.__getitem__)
-    return tuple([Play.of(c) for c in ids])
+    return tuple([_PLAYS[c] for c in ids])
 
 
 @final
@@ -222,7 +224,8 @@ class Box:
         if order:
             m = hand & _FOLLOW[order[-1]]
         elif hand:
-            m = hand & _OF_RANK[_highest_rank(hand)]
+            folded = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13  # ranks held
+            m = hand & _OF_RANK[folded.bit_length() - 1]
         else:
             return _ONLY_TURN_UP
         if not m:
@@ -290,12 +293,21 @@ class Box:
             src = BOX + cur
             box = t.masks[src]
             k, rng = rng_below(rng, box.bit_count())
-            c = _kth(box, k)
+            for _ in range(k):
+                box &= box - 1
+            c = (box & -box).bit_length() - 1
             if order and _RANK[c] > _RANK[order[-1]]:
                 # Failed draw: the card goes face up to the extra pile of the player who
                 # played last, who wins the round.
                 winner = state.played_by[-1]
-                t = t.move(c, src, EXTRA + winner)
+                # (the table ``t.move(c, src, EXTRA + winner)`` gives, built at once).
+                bit = 1 << c
+                masks = list(t.masks)
+                masks[src] ^= bit
+                masks[EXTRA + winner] |= bit
+                k0, k1, k2, k3 = t.known
+                known = (k0 | bit, k1 | bit, k2 | bit, k3 | bit)
+                t = new_table((t.layout, tuple(masks), t.orders, known))
                 played_by, from_box = state.played_by, state.from_box
                 return self._end_round(
                     state, t, rng, played_by, from_box, winner, cur, Ending.FAILED_DRAW, c
@@ -307,16 +319,23 @@ class Box:
                 "that is not a Box action (play a card or turn up)",
                 self.legal_actions(state),
             )
-        # The card goes face up onto the table. BX-4.5: an equal rank reverses the
-        # direction; BX-4.4, BX-4.7: the next active seat follows.
-        t = t.move(c, src, TABLE)
+        # The card goes face up onto the table, seen by every seat: the table
+        # ``t.move(c, src, TABLE)`` gives, built at once (the tests compare the two).
+        bit = 1 << c
+        masks = list(t.masks)
+        masks[src] ^= bit
+        masks[TABLE] |= bit
+        orders = (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), (*order, c), ())
+        k0, k1, k2, k3 = t.known
+        t = new_table((t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit)))
+        # BX-4.5: an equal rank reverses the direction; BX-4.4, BX-4.7: the next active
+        # seat follows.
         direction = state.direction
         if order and _RANK[order[-1]] == _RANK[c]:
             direction = -direction
         nxt = _NEXT[direction][state.active][cur]
         played_by = (*state.played_by, cur)
         from_box = (*state.from_box, boxed)
-        masks = t.masks
         if not masks[BOX + nxt] and not masks[HAND + nxt] & _FOLLOW[c]:
             # BX-4.6b: stuck with an empty box; the round ends, nothing else moves.
             return self._end_round(
@@ -367,9 +386,10 @@ class Box:
             # hand cards are seen by their owner, box cards by nobody. Each player
             # draws their cards together from the top of the pile.
             box_plays = [0, 0, 0, 0]
-            for s, b in zip(played_by, from_box, strict=True):
-                if b:
-                    box_plays[s] += 1
+            if True in from_box:
+                for s, b in zip(played_by, from_box, strict=True):
+                    if b:
+                        box_plays[s] += 1
             failed = stuck if ending is Ending.FAILED_DRAW else -1
             hands = [0, 0, 0, 0]
             boxes = [0, 0, 0, 0]
@@ -379,7 +399,9 @@ class Box:
                     continue
                 need = min(HAND_SIZE - masks[HAND + p].bit_count(), left)
                 if need:
-                    got = _mask_of(pile[left - need : left])
+                    got = 0
+                    for c in pile[left - need : left]:
+                        got |= 1 << c
                     left -= need
                     masks[HAND + p] |= got
                     known[p] |= got
@@ -393,7 +415,9 @@ class Box:
                         need = min(box_plays[p], BOX_SIZE - size)
                     need = min(need, left)
                     if need > 0:
-                        got = _mask_of(pile[left - need : left])
+                        got = 0
+                        for c in pile[left - need : left]:
+                            got |= 1 << c
                         left -= need
                         masks[BOX + p] |= got
                         drawn |= got
@@ -432,7 +456,7 @@ class Box:
             ending,
             stuck,
             None if turned_up is None else DECK_52[turned_up],
-            tuple([DECK_52[c] for c in order]),
+            tuple(map(DECK_52.__getitem__, order)),
             played_by,
             from_box,
             hand_draws,
@@ -585,11 +609,3 @@ class Box:
     def render(self, observation: BoxObservation) -> str:
         """The table as text from the observing seat's point of view."""
         return render(observation)
-
-
-def _mask_of(ids: Sequence[int]) -> int:
-    """The card mask of some card ids."""
-    m = 0
-    for c in ids:
-        m |= 1 << c
-    return m
