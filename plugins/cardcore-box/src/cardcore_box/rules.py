@@ -108,7 +108,7 @@ _PLAYS: Final[tuple[Play, ...]] = tuple(Play.of(c) for c in range(52))
 """Per card id, its play."""
 _ONLY_PLAY: Final[tuple[tuple[BoxAction, ...], ...]] = tuple((p,) for p in _PLAYS)
 """Per card id, the legal actions when that card is the only one to play (most often)."""
-_NO_DRAWS: Final = (0, 0, 0, 0)
+_NO_DRAWS: Final[tuple[int, ...]] = (0, 0, 0, 0)
 
 
 def _plays(m: int) -> tuple[BoxAction, ...]:
