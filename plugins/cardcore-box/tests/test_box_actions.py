@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from cardcore import DECK_52, IllegalActionError, parse_card
+from cardcore import DECK_52, CardAction, IllegalActionError, parse_card, parse_cards
 from cardcore_box import Box, BoxState, Play, TurnUp
-from cardcore_box.game import HAND, TABLE, layout
+from cardcore_box.state import HAND, TABLE, layout
 
 
 def test_every_action_round_trips_through_text() -> None:
@@ -135,12 +135,26 @@ def test_play_when_stuck_is_refused() -> None:
     refused(game, s, game.parse_action("play J♠"), "higher than the 9♥")
 
 
-@pytest.mark.parametrize("junk", [None, 42, "play 4♦", object(), ("x",), Play("4d")])  # type: ignore[arg-type]
+class _Lay(CardAction, verb="lay"):
+    """Another game's card action: the same card, not a Box play."""
+
+    __slots__ = ()
+
+
+@pytest.mark.parametrize("junk", [None, 42, "play 4♦", object(), ("x",), _Lay(parse_card("4♦"))])
 def test_junk_is_refused(junk: object) -> None:
     """Objects that are not Box actions are refused with IllegalActionError."""
     game = Box()
     s = _state(current=1, hands={1: "J♠ 4♦"}, table=[(0, "9♥")])
-    refused(game, s, junk, "")
+    refused(game, s, junk, "not a Box action")
+
+
+def test_a_play_holds_a_card() -> None:
+    """A play of something that is not a card cannot even be made."""
+    with pytest.raises(TypeError, match="takes cards"):
+        Play("4d")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="1 card"):
+        Play(parse_cards("4♦ 5♦"))
 
 
 def test_nothing_is_legal_after_the_game() -> None:

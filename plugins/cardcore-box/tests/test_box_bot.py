@@ -9,7 +9,7 @@ import pytest
 
 from cardcore import parse_card
 from cardcore_box import Box, BoxHeuristic, BoxState, Play
-from cardcore_box.game import BOX, DRAW, HAND, TABLE, layout
+from cardcore_box.state import BOX, DRAW, HAND, TABLE, layout
 
 
 def test_bot_plays_legal_actions() -> None:

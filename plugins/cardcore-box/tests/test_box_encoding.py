@@ -7,8 +7,8 @@ import pytest
 from cardcore import load_game, parse_card
 from cardcore.adapters import CodecRegistry, check_codec, load_codec
 from cardcore_box import Box
+from cardcore_box.actions import Play, TurnUp
 from cardcore_box.encoding import FACTS_SIZE, LAST_PLAYS, box_actions, box_codec, box_facts
-from cardcore_box.game import Play, TurnUp
 
 
 @pytest.mark.parametrize("preset", ["default", "pagat"])

@@ -11,7 +11,7 @@ import pytest
 
 from cardcore import SPECTATOR, Card
 from cardcore_box import PRESETS, Box, BoxState, Play
-from cardcore_box.game import BOX, DRAW, HAND, TABLE
+from cardcore_box.state import BOX, DRAW, HAND, TABLE
 
 SEATS = [0, 1, 2, 3, SPECTATOR]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Final
+from typing import Any, Final
 
 import attrs
 import hypothesis.strategies as st
@@ -19,7 +19,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from cardcore import CardTable, load_game
 from cardcore_box import PRESETS, Box, BoxAction, BoxOptions, BoxState, Ending, Play
-from cardcore_box.game import BOX, DISCARD, DRAW, EXTRA, HAND, TABLE, layout
+from cardcore_box.state import BOX, DISCARD, DRAW, EXTRA, HAND, TABLE, layout
 
 CONFIGS: Final = [
     ("preset=default", PRESETS["default"]),
@@ -297,12 +297,12 @@ def _grow(s: BoxState) -> BoxState:
     )
 
 
-# ---- Box's direct table moves agree with the core's moves --------------------------------
+# ---- Box's deal agrees with the core's moves ------------------------------------------------
 
 
-def test_fast_moves_match_core_moves() -> None:
-    """The rules' direct table updates give what CardTable.move and draw would give."""
-    from cardcore_box.game import _deal, _show
+def test_deal_matches_core_moves() -> None:
+    """The deal, built at once, gives what 32 CardTable.draw moves would give (BX-3.2)."""
+    from cardcore_box.deal import deal
 
     lay = layout()
     for seed in range(30):
@@ -310,20 +310,11 @@ def test_fast_moves_match_core_moves() -> None:
         order = list(range(52))
         rng.shuffle(order)
         dealer = seed % 4
-        fast = _deal(lay, order, dealer)
         slow = lay.new_table(order, DRAW)
         for i in range(32):
             seat = (dealer + 1 + i) % 4
             _, slow = slow.draw(DRAW, (BOX if i < 16 else HAND) + seat)
-        assert fast == slow
-        for _ in range(6):
-            seat = rng.randrange(4)
-            src = rng.choice([z for z in (HAND + seat, BOX + seat) if fast.masks[z]])
-            card = rng.choice([c for c in range(52) if (fast.masks[src] >> c) & 1])
-            dst = rng.choice([TABLE, EXTRA + rng.randrange(4)])
-            slow = fast.move(card, src, dst)
-            fast = _show(fast, card, src, dst)
-            assert fast == slow
+        assert deal(lay, order, dealer) == slow
 
 
 def _core_moves(before: BoxState, after: BoxState) -> CardTable:
@@ -429,13 +420,11 @@ TestBoxGames = BoxGames.TestCase
 
 
 def test_states_made_by_the_rules_equal_constructed_ones() -> None:
-    """The rules give new states and round records their field dict directly; each must
-    be the value the attrs constructor builds from the same fields (no validators or
-    converters are skipped), with the same equality, hash and repr."""
-    from cardcore_box.game import RoundResult
+    """The rules build states, round records and observations with the core's
+    record_builder; each must be the value the attrs constructor builds from the same
+    fields, with the same class, equality, hash and repr, and stay frozen."""
+    from cardcore_box.state import BoxObservation, RoundResult
 
-    for cls in (BoxState, RoundResult):
-        assert all(f.validator is None and f.converter is None for f in attrs.fields(cls))
     game = Box()
     rng = random.Random(5)
     for seed in range(5):
@@ -443,12 +432,14 @@ def test_states_made_by_the_rules_equal_constructed_ones() -> None:
         while s.current is not None:
             legal = game.legal_actions(s)
             s = game.apply(s, legal[rng.randrange(len(legal))])
-            values = [getattr(s, f.name) for f in attrs.fields(BoxState)]
-            built = BoxState(*values)
-            assert built == s and hash(built) == hash(s) and repr(built) == repr(s)
-            assert list(s.__dict__) == [f.name for f in attrs.fields(BoxState)]
-            r = s.last_round
-            if r is not None:
-                again = RoundResult(*[getattr(r, f.name) for f in attrs.fields(RoundResult)])
-                assert again == r and hash(again) == hash(r) and repr(again) == repr(r)
-                assert list(r.__dict__) == [f.name for f in attrs.fields(RoundResult)]
+            records: list[object] = [s, game.observe(s, rng.randrange(-1, 4))]
+            if s.last_round is not None:
+                records.append(s.last_round)
+            for r in records:
+                cls: type[Any] = type(r)
+                assert cls in (BoxState, BoxObservation, RoundResult)
+                built = cls(**{f.name: getattr(r, f.name) for f in attrs.fields(cls)})
+                assert built == r and hash(built) == hash(r) and repr(built) == repr(r)
+                assert not hasattr(r, "__dict__"), "records are slotted"
+                with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                    setattr(r, "seat", 0)  # noqa: B010 - any field of any of them

@@ -16,7 +16,7 @@ import pytest
 
 from cardcore import DECK_52, IllegalActionError, parse_cards, rng_below, rng_next, rng_seed
 from cardcore_box import PRESETS, Box, BoxState, Ending, Play, TurnUp
-from cardcore_box.game import BOX, DISCARD, DRAW, EXTRA, HAND, TABLE, layout
+from cardcore_box.state import BOX, DISCARD, DRAW, EXTRA, HAND, TABLE, layout
 
 ALL_PRESETS = sorted(PRESETS)
 
@@ -713,7 +713,7 @@ def test_zones_and_who_sees_them() -> None:
 
 def test_shuffle_is_a_fair_permutation() -> None:
     """BX-3.2: the shuffle deals every card everywhere about equally often."""
-    from cardcore_box.game import _shuffle52
+    from cardcore_box.deal import shuffle52 as _shuffle52
 
     counts = [[0] * 52 for _ in range(52)]
     for seed in range(2600):
@@ -730,7 +730,7 @@ def test_shuffle_is_a_fair_permutation() -> None:
 def test_shuffle_is_the_plain_fisher_yates() -> None:
     """BX-3.2: the deal's shuffle (26 draws computed together) equals the plain loop:
     Fisher-Yates from the last position, two 32-bit indices per ``rng_next`` draw."""
-    from cardcore_box.game import _shuffle52
+    from cardcore_box.deal import shuffle52 as _shuffle52
 
     def plain(rng: int) -> tuple[list[int], int]:
         order = list(range(52))

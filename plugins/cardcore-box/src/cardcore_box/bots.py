@@ -5,16 +5,10 @@ from __future__ import annotations
 import random
 from typing import final
 
-from cardcore_box.game import (
-    HAND,
-    NUM_PLAYERS,
-    TABLE,
-    Box,
-    BoxAction,
-    BoxObservation,
-    BoxState,
-    Play,
-)
+from cardcore_box.actions import BoxAction, Play
+from cardcore_box.options import NUM_PLAYERS
+from cardcore_box.rules import Box
+from cardcore_box.state import HAND, TABLE, BoxObservation, BoxState
 
 __all__ = ["BoxHeuristic", "survival_value"]
 

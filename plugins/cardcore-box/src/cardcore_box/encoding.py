@@ -18,17 +18,10 @@ from typing import Final
 
 from cardcore import DECK_52
 from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
-from cardcore_box.game import (
-    BOX_SIZE,
-    NUM_PLAYERS,
-    Box,
-    BoxAction,
-    BoxObservation,
-    Ending,
-    Play,
-    RoundResult,
-    TurnUp,
-)
+from cardcore_box.actions import BoxAction, Play, TurnUp
+from cardcore_box.options import BOX_SIZE, NUM_PLAYERS
+from cardcore_box.rules import Box
+from cardcore_box.state import BoxObservation, Ending, RoundResult
 
 __all__ = [
     "FACTS_SIZE",

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
 from cardcore.adapters import CodecSpec
 from cardcore_box.bots import BoxHeuristic, survival_value
-from cardcore_box.game import PRESETS, Box, BoxOptions
+from cardcore_box.options import PRESETS, BoxOptions
+from cardcore_box.rules import Box
 
 
 @hookimpl

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cardcore import SPECTATOR, Card
-from cardcore_box.game import (
+from cardcore_box.options import NUM_PLAYERS
+from cardcore_box.state import (
     BOX,
     DISCARD,
     DRAW,
     EXTRA,
     HAND,
-    NUM_PLAYERS,
     TABLE,
     BoxObservation,
     Ending,

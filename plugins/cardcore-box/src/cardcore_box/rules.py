@@ -1,0 +1,611 @@
+"""Box rules (rule ids ``BX-…`` refer to the Box specification).
+
+Four players each have a hand of up to four cards and a *box* of up to four face-down
+cards that nobody, the owner included, may look at. A round is a descending run: the
+leader plays the highest rank in their hand, and each following player must play a card
+of rank equal to or lower than the last one (an equal rank reverses the direction). A
+player who cannot follow turns up a random box card: if it fits it is played, if it is
+too high it goes to the extra pile of the player who played last, who wins the round.
+After a round hands are refilled to four, boxes are refilled for players who played from
+their box, and players with an empty box are out. The last player with a box wins.
+
+Cards are ids (``suit * 13 + rank - 2``) and card sets are ``int`` bitmasks (see
+:mod:`cardcore_box.state`); the deal is in :mod:`cardcore_box.deal`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, final
+
+from cardcore import (
+    DECK_52,
+    SPECTATOR,
+    Card,
+    CardTable,
+    IllegalActionError,
+    Outcome,
+    new_table,
+    rng_below,
+    rng_seed,
+    sample_table,
+)
+from cardcore_box.actions import BoxAction, Play, TurnUp, parse_box_action
+from cardcore_box.deal import CLOCKWISE_FROM, deal, shuffle52
+from cardcore_box.options import BOX_SIZE, HAND_SIZE, NUM_PLAYERS, BoxOptions
+from cardcore_box.render import render
+from cardcore_box.state import (
+    BOX,
+    CODEC,
+    DISCARD,
+    DRAW,
+    EXTRA,
+    HAND,
+    TABLE,
+    BoxObservation,
+    BoxState,
+    Ending,
+    layout,
+    new_observation,
+    new_round,
+    new_state,
+)
+
+__all__ = ["Box"]
+
+# ---- card facts (BX-2.1: ranks only, suits play no part) ------------------------------
+
+_RANK: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))
+"""Per card id, its rank index: 0 for a 2 … 12 for an ace."""
+_OF_RANK: Final[tuple[int, ...]] = tuple(
+    sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)
+)
+"""Per rank index, the mask of the four cards of that rank."""
+_UP_TO: Final[tuple[int, ...]] = tuple(sum(_OF_RANK[: r + 1]) for r in range(13))
+"""Per rank index, the mask of every card of that rank or lower."""
+_ABOVE: Final[tuple[int, ...]] = tuple(((1 << 52) - 1) & ~m for m in _UP_TO)
+"""Per rank index, the mask of every card of a higher rank."""
+_FOLLOW: Final[tuple[int, ...]] = tuple(_UP_TO[_RANK[c]] for c in range(52))
+"""Per card id, the mask of every card that may follow it (rank equal or lower)."""
+_SHOW_ORDER: Final[tuple[int, ...]] = tuple((12 - c % 13) * 4 + c // 13 for c in range(52))
+"""Per card id, its place when listing cards: highest rank first, then by suit."""
+_LOW13: Final = (1 << 13) - 1
+_RANK_WORDS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _highest_rank(hand: int) -> int:
+    """The highest rank index held in a non-empty card mask."""
+    return ((hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13).bit_length() - 1
+
+
+# ---- seats (BX-4.7) --------------------------------------------------------------------
+
+
+def _next_table(active: int, step: int) -> tuple[int, ...]:
+    out = []
+    for seat in range(NUM_PLAYERS):
+        nxt = seat
+        for _ in range(NUM_PLAYERS):
+            nxt = (nxt + step) % NUM_PLAYERS
+            if (active >> nxt) & 1:
+                break
+        out.append(nxt)
+    return tuple(out)
+
+
+_NEXT_CW: Final = tuple(_next_table(a, 1) for a in range(16))
+"""Per active-seat mask and seat, the next active seat clockwise (BX-4.7)."""
+_NEXT_ACW: Final = tuple(_next_table(a, -1) for a in range(16))
+"""Per active-seat mask and seat, the next active seat anticlockwise (BX-4.7)."""
+_NEXT: Final = (_NEXT_CW, _NEXT_CW, _NEXT_ACW)
+"""Indexed by the direction: ``_NEXT[1]`` is clockwise, ``_NEXT[-1]`` anticlockwise."""
+
+# ---- legal actions, shared ------------------------------------------------------------
+
+_ONLY_TURN_UP: Final[tuple[BoxAction, ...]] = (TurnUp(),)
+_PLAYS: Final[tuple[Play, ...]] = tuple(Play.of(c) for c in range(52))
+"""Per card id, its play."""
+_ONLY_PLAY: Final[tuple[tuple[BoxAction, ...], ...]] = tuple((p,) for p in _PLAYS)
+"""Per card id, the legal actions when that card is the only one to play (most often)."""
+_NO_DRAWS: Final[tuple[int, ...]] = (0, 0, 0, 0)
+
+
+def _plays(m: int) -> tuple[BoxAction, ...]:
+    """The plays of the cards of ``m`` (two or more), highest rank first, then by suit."""
+    hi = m.bit_length() - 1
+    rest = m ^ (1 << hi)
+    if not rest & (rest - 1):
+        lo = rest.bit_length() - 1
+        if _SHOW_ORDER[hi] < _SHOW_ORDER[lo]:
+            return (_PLAYS[hi], _PLAYS[lo])
+        return (_PLAYS[lo], _PLAYS[hi])
+    ids = []
+    while m:
+        low = m & -m
+        ids.append(low.bit_length() - 1)
+        m ^= low
+    ids.sort(key=_SHOW_ORDER.__getitem__)
+    return tuple([_PLAYS[c] for c in ids])
+
+
+@final
+class Box:
+    """The Box rules under fixed options; build it with ``cardcore.load_game("box")``."""
+
+    name = "box"
+    min_players = NUM_PLAYERS
+    max_players = NUM_PLAYERS
+
+    def __init__(self, options: BoxOptions | None = None) -> None:
+        self.options: Final = options or BoxOptions()
+        """The typed options."""
+        self._fill: Final = self.options.box_refill == "fill_to_four"
+
+    def __repr__(self) -> str:
+        return f"Box({self.options!r})"
+
+    def teams(self, num_players: int) -> tuple[tuple[int, ...], ...] | None:
+        """No partnerships: every player plays for themselves."""
+        return None
+
+    def max_decisions(self, num_players: int) -> int:
+        """A true bound: each decision takes one card out of a hand or a box for good.
+
+        Cards only reach hands and boxes from the deal and the draw pile, which never
+        grows (BX-9.7), so a game has at most 52 decisions (BX-9.8).
+        """
+        return 52
+
+    # ---- setup (BX-3) ----------------------------------------------------------------
+
+    def initial_state(
+        self,
+        num_players: int,
+        seed: int,
+        *,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+    ) -> BoxState:
+        """Shuffle (or stack) and deal: four box cards, then four hand cards each.
+
+        Args:
+            num_players: must be 4 (BX-1.1).
+            seed: seeds the state's RNG (the shuffle, the dealer, box turn-ups).
+            dealer: the dealer seat, or ``None`` to pick one at random (BX-3.1).
+            deck: a stacked deck of all 52 cards, top card first; it goes to the
+                dealer's left first, so its first 16 cards are the boxes (BX-3.2).
+
+        Raises:
+            ValueError: a wrong player count, dealer seat or deck.
+        """
+        lay = layout(num_players)
+        rng = rng_seed(seed)
+        if dealer is None:
+            dealer, rng = rng_below(rng, NUM_PLAYERS)
+        elif not isinstance(dealer, int) or not 0 <= dealer < NUM_PLAYERS:
+            raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
+        if deck is not None:
+            if not all(isinstance(c, Card) for c in deck):
+                raise ValueError("a stacked deck must be a sequence of cards")
+            ids: Sequence[int] = [c.id for c in deck]
+            if len(ids) != 52 or len(set(ids)) != 52:
+                raise ValueError(
+                    f"a stacked deck must hold each of the 52 cards exactly once "
+                    f"(got {len(ids)} cards, {len(set(ids))} different)"
+                )
+        else:
+            ids, rng = shuffle52(rng)
+        first = (dealer + 1) % NUM_PLAYERS
+        out = (0,) * NUM_PLAYERS
+        return BoxState(
+            deal(lay, ids, dealer), rng, dealer, 1, first, first, 1, 15, out, (), (), None
+        )
+
+    # ---- decisions (BX-4) -------------------------------------------------------------
+
+    def current_player(self, state: BoxState) -> int | None:
+        """The seat to decide, or ``None`` at the end."""
+        return state.current
+
+    def legal_actions(self, state: BoxState) -> tuple[BoxAction, ...]:
+        """The current player's options, highest rank first (then by suit).
+
+        Leading: every hand card of the highest rank held (BX-4.3), or ``turn up`` with
+        an empty hand. Following: every hand card of rank <= the last table card, or
+        ``turn up`` when there is none (BX-4.4, BX-4.6).
+        """
+        cur = state.current
+        if cur is None:
+            return ()
+        t = state.table
+        hand = t.masks[HAND + cur]
+        order = t.orders[TABLE]
+        if order:
+            m = hand & _FOLLOW[order[-1]]
+        elif hand:
+            folded = (hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13  # ranks held
+            m = hand & _OF_RANK[folded.bit_length() - 1]
+        else:
+            return _ONLY_TURN_UP
+        if not m:
+            return _ONLY_TURN_UP
+        if not m & (m - 1):
+            return _ONLY_PLAY[m.bit_length() - 1]
+        return _plays(m)
+
+    def apply(self, state: BoxState, action: BoxAction) -> BoxState:
+        """Play ``action`` for the current player; return the new state.
+
+        Raises:
+            IllegalActionError: the action is not legal here (the reason says why).
+        """
+        cur = state.current
+        if cur is None:
+            raise IllegalActionError(action, "the game is over")
+        t = state.table
+        hand = t.masks[HAND + cur]
+        order = t.orders[TABLE]
+        rng = state.rng
+        if isinstance(action, Play):
+            c = action.mask.bit_length() - 1
+            if not (hand >> c) & 1:
+                raise IllegalActionError(
+                    action, f"you do not hold {DECK_52[c]} in your hand", self.legal_actions(state)
+                )
+            if order:
+                top = order[-1]
+                if _RANK[c] > _RANK[top]:
+                    raise IllegalActionError(
+                        action,
+                        f"{DECK_52[c]} is higher than the {DECK_52[top]} on the table",
+                        self.legal_actions(state),
+                    )
+            else:
+                best = _highest_rank(hand)
+                if _RANK[c] != best:
+                    raise IllegalActionError(
+                        action,
+                        f"you must lead your highest rank: {DECK_52[c]} is lower than your "
+                        f"{_RANK_WORDS[best]}",
+                        self.legal_actions(state),
+                    )
+            src = HAND + cur
+            boxed = False
+        elif isinstance(action, TurnUp):
+            if order:
+                top = order[-1]
+                if hand & _FOLLOW[top]:
+                    raise IllegalActionError(
+                        action,
+                        f"you can follow the {DECK_52[top]} from your hand, so you may not "
+                        "turn up a box card",
+                        self.legal_actions(state),
+                    )
+            elif hand:
+                raise IllegalActionError(
+                    action,
+                    "you hold cards, so you must lead your highest card from your hand",
+                    self.legal_actions(state),
+                )
+            # BX-4.6a / BX-4.3: a box card chosen uniformly at random, seen by nobody
+            # before: the k-th card of the box, lowest id first.
+            src = BOX + cur
+            box = t.masks[src]
+            k, rng = rng_below(rng, box.bit_count())
+            for _ in range(k):
+                box &= box - 1
+            c = (box & -box).bit_length() - 1
+            if order and _RANK[c] > _RANK[order[-1]]:
+                # Failed draw: the card goes face up to the extra pile of the player who
+                # played last, who wins the round.
+                winner = state.played_by[-1]
+                # (the table ``t.move(c, src, EXTRA + winner)`` gives, built at once).
+                bit = 1 << c
+                masks = list(t.masks)
+                masks[src] ^= bit
+                masks[EXTRA + winner] |= bit
+                k0, k1, k2, k3 = t.known
+                known = (k0 | bit, k1 | bit, k2 | bit, k3 | bit)
+                t = new_table((t.layout, tuple(masks), t.orders, known))
+                played_by, from_box = state.played_by, state.from_box
+                return self._end_round(
+                    state, t, rng, played_by, from_box, winner, cur, Ending.FAILED_DRAW, c
+                )
+            boxed = True
+        else:
+            raise IllegalActionError(
+                action,
+                "that is not a Box action (play a card or turn up)",
+                self.legal_actions(state),
+            )
+        # The card goes face up onto the table, seen by every seat: the table
+        # ``t.move(c, src, TABLE)`` gives, built at once (the tests compare the two).
+        bit = 1 << c
+        masks = list(t.masks)
+        masks[src] ^= bit
+        masks[TABLE] |= bit
+        orders = (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), (*order, c), ())
+        k0, k1, k2, k3 = t.known
+        t = new_table((t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit)))
+        # BX-4.5: an equal rank reverses the direction; BX-4.4, BX-4.7: the next active
+        # seat follows.
+        direction = state.direction
+        if order and _RANK[order[-1]] == _RANK[c]:
+            direction = -direction
+        nxt = _NEXT[direction][state.active][cur]
+        played_by = (*state.played_by, cur)
+        from_box = (*state.from_box, boxed)
+        if not masks[BOX + nxt] and not masks[HAND + nxt] & _FOLLOW[c]:
+            # BX-4.6b: stuck with an empty box; the round ends, nothing else moves.
+            return self._end_round(
+                state, t, rng, played_by, from_box, cur, nxt, Ending.EMPTY_BOX, None
+            )
+        return new_state(
+            t,
+            rng,
+            state.dealer,
+            state.round,
+            state.leader,
+            nxt,
+            direction,
+            state.active,
+            state.out,
+            played_by,
+            from_box,
+            state.last_round,
+        )
+
+    # ---- end of a round (BX-5) --------------------------------------------------------
+
+    def _end_round(
+        self,
+        state: BoxState,
+        t: CardTable,
+        rng: int,
+        played_by: tuple[int, ...],
+        from_box: tuple[bool, ...],
+        winner: int,
+        stuck: int,
+        ending: Ending,
+        turned_up: int | None,
+    ) -> BoxState:
+        """End the round (BX-5) once its last card moved (table ``t``); start the next."""
+        masks = list(t.masks)
+        known = list(t.known)
+        order = t.orders[TABLE]
+        pile = t.orders[DRAW]  # bottom first: the top card is the last
+        # BX-5.1: the table cards (public already) go to the discard.
+        masks[DISCARD] |= masks[TABLE]
+        masks[TABLE] = 0
+        active = state.active
+        left = len(pile)
+        hand_draws = box_draws = _NO_DRAWS
+        if left:
+            # BX-5.2: serve each active player in turn, clockwise from the round winner;
+            # hand cards are seen by their owner, box cards by nobody. Each player
+            # draws their cards together from the top of the pile.
+            box_plays = [0, 0, 0, 0]
+            if True in from_box:
+                for s, b in zip(played_by, from_box, strict=True):
+                    if b:
+                        box_plays[s] += 1
+            failed = stuck if ending is Ending.FAILED_DRAW else -1
+            hands = [0, 0, 0, 0]
+            boxes = [0, 0, 0, 0]
+            drawn = 0
+            for p in CLOCKWISE_FROM[winner]:
+                if not (active >> p) & 1:
+                    continue
+                need = min(HAND_SIZE - masks[HAND + p].bit_count(), left)
+                if need:
+                    got = 0
+                    for c in pile[left - need : left]:
+                        got |= 1 << c
+                    left -= need
+                    masks[HAND + p] |= got
+                    known[p] |= got
+                    drawn |= got
+                    hands[p] = need
+                if box_plays[p] and left:
+                    size = masks[BOX + p].bit_count()
+                    if self._fill:
+                        need = BOX_SIZE - (p == failed) - size
+                    else:
+                        need = min(box_plays[p], BOX_SIZE - size)
+                    need = min(need, left)
+                    if need > 0:
+                        got = 0
+                        for c in pile[left - need : left]:
+                            got |= 1 << c
+                        left -= need
+                        masks[BOX + p] |= got
+                        drawn |= got
+                        boxes[p] = need
+                if not left:
+                    break
+            hand_draws = tuple(hands)
+            box_draws = tuple(boxes)
+            # The drawn cards were the top of the pile: what is left is its bottom.
+            pile = pile[:left]
+            masks[DRAW] ^= drawn
+        # BX-5.3: an empty box after the refill puts a player out; the hand goes to the
+        # discard face down and unseen: nobody, the owner included, follows it (BX-8.3).
+        eliminated: tuple[int, ...] = ()
+        out = state.out
+        if not (masks[BOX] and masks[BOX + 1] and masks[BOX + 2] and masks[BOX + 3]):
+            gone = []
+            new_out = list(out)
+            for p in range(NUM_PLAYERS):
+                if (active >> p) & 1 and not masks[BOX + p]:
+                    gone.append(p)
+                    new_out[p] = state.round
+                    active &= ~(1 << p)
+                    m = masks[HAND + p]
+                    masks[HAND + p] = 0
+                    masks[DISCARD] |= m
+                    known = [k & ~m for k in known]
+            if gone:
+                eliminated = tuple(gone)
+                out = tuple(new_out)
+        orders = (pile, (), (), (), (), (), (), (), (), (), (), (), (), (), ())
+        t = new_table((t.layout, tuple(masks), orders, tuple(known)))
+        result = new_round(
+            state.round,
+            winner,
+            ending,
+            stuck,
+            None if turned_up is None else DECK_52[turned_up],
+            tuple(map(DECK_52.__getitem__, order)),
+            played_by,
+            from_box,
+            hand_draws,
+            box_draws,
+            eliminated,
+        )
+        # BX-4.1: the winner leads, or the next active player clockwise from them.
+        over = active.bit_count() <= 1  # BX-5.4
+        leader = winner if (active >> winner) & 1 or not active else _NEXT_CW[active][winner]
+        return new_state(
+            t,
+            rng,
+            state.dealer,
+            state.round + 1,
+            leader,
+            None if over else leader,
+            1,
+            active,
+            out,
+            (),
+            (),
+            result,
+        )
+
+    # ---- observing ------------------------------------------------------------------
+
+    def observe(self, state: BoxState, seat: int) -> BoxObservation:
+        """What ``seat`` may know of ``state`` (``-1``: an onlooker)."""
+        if seat != SPECTATOR and not 0 <= seat < NUM_PLAYERS:
+            raise ValueError(f"seat must be 0-3 or -1 (onlooker), not {seat}")
+        return new_observation(
+            seat,
+            NUM_PLAYERS,
+            state.dealer,
+            state.round,
+            state.leader,
+            state.current,
+            state.direction,
+            state.out,
+            state.played_by,
+            state.from_box,
+            state.last_round,
+            state.table.view(seat),
+            self.legal_actions(state) if seat == state.current else (),
+        )
+
+    def outcome(self, state: BoxState) -> Outcome | None:
+        """The result once the game is over (BX-6).
+
+        The last player with a box wins (BX-6.1). If the last players went out together,
+        the most extra cards among them wins and equal counts share (BX-6.2). Scores
+        rank the rest: a seat scores the round it went out in, a winner one more than
+        the final round.
+        """
+        if state.current is not None:
+            return None
+        final = max(state.out)
+        survivors = [p for p in range(NUM_PLAYERS) if (state.active >> p) & 1]
+        if survivors:
+            winners = survivors
+            reason = f"seat {survivors[0]} is the last player with a box"
+        else:
+            group = [p for p in range(NUM_PLAYERS) if state.out[p] == final]
+            extras = {p: state.table.masks[EXTRA + p].bit_count() for p in group}
+            most = max(extras.values())
+            winners = [p for p in group if extras[p] == most]
+            reason = (
+                f"seats {', '.join(map(str, group))} went out together; "
+                f"most extra cards ({most}): seat{'s' if len(winners) > 1 else ''} "
+                f"{', '.join(map(str, winners))}"
+            )
+        scores = [
+            float(final + 1) if p in winners else float(state.out[p]) for p in range(NUM_PLAYERS)
+        ]
+        return Outcome.from_scores(scores, reason=reason)
+
+    # ---- determinisation ------------------------------------------------------------
+
+    def sample_state(self, observation: BoxObservation, rng: random.Random) -> BoxState:
+        """A full state agreeing with everything the observing seat knows.
+
+        Unseen cards (other hands, every box, the draw pile, mucked hands) are dealt at
+        random, keeping what this round revealed: a leader who led from the hand holds
+        nothing higher than the lead, and a player who turned up a box card this round
+        holds nothing as low as the card they could not follow.
+        """
+        o = observation
+        table_cards = o.table.orders[TABLE]
+        exclude: dict[int, int] = {}
+        for i, (seat, boxed) in enumerate(zip(o.played_by, o.from_box, strict=True)):
+            if i == 0:
+                if not boxed:
+                    exclude[HAND + seat] = (
+                        exclude.get(HAND + seat, 0) | _ABOVE[_RANK[table_cards[0]]]
+                    )
+            elif boxed:
+                exclude[HAND + seat] = (
+                    exclude.get(HAND + seat, 0) | _UP_TO[_RANK[table_cards[i - 1]]]
+                )
+        table = sample_table(o.table, rng, exclude=exclude)
+        # The discard is face down, but the played cards in it went there face up: every
+        # seat knows them, which ``sample_table`` (looking only at zone visibility) does
+        # not restore for the other seats or for an onlooker.
+        shown = o.table.known[DISCARD]
+        if shown:
+            table = CardTable(
+                table.layout, table.masks, table.orders, tuple(k | shown for k in table.known)
+            )
+        active = 0
+        for p, gone in enumerate(o.out):
+            if not gone:
+                active |= 1 << p
+        return BoxState(
+            table=table,
+            rng=rng.getrandbits(64),
+            dealer=o.dealer,
+            round=o.round,
+            leader=o.leader,
+            current=o.current_player,
+            direction=o.direction,
+            active=active,
+            out=o.out,
+            played_by=o.played_by,
+            from_box=o.from_box,
+            last_round=o.last_round,
+        )
+
+    # ---- text ---------------------------------------------------------------------
+
+    parse = staticmethod(parse_box_action)
+    """Read ``play 9♠`` (or ``play 9s``, or just ``9♠``) or ``turn up``."""
+
+    def parse_action(self, text: str) -> BoxAction:
+        """Read an action from its text form (the inverse of ``str(action)``)."""
+        return parse_box_action(text)
+
+    def observation_from_json(self, data: Mapping[str, Any]) -> BoxObservation:
+        """Rebuild an observation from its ``to_json`` data.
+
+        Raises:
+            ValueError: naming the first part of the data that does not fit.
+        """
+        n = data.get("num_players")
+        if n != NUM_PLAYERS:
+            raise ValueError(f"observation: 'num_players' must be 4, not {n!r}")
+        obs = CODEC.decode(data, BoxObservation, num_players=NUM_PLAYERS)
+        assert isinstance(obs, BoxObservation)
+        return obs
+
+    def render(self, observation: BoxObservation) -> str:
+        """The table as text from the observing seat's point of view."""
+        return render(observation)
