@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -59,6 +60,17 @@ def _text(browser: Any, element_id: str) -> str:
     return str(browser.find_element(By.ID, element_id).text)
 
 
+def _click(browser: Any, by: str, what: str) -> None:
+    """Click an element as a user would, scrolled into view first."""
+    element = browser.find_element(by, what)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    try:
+        element.click()
+    except ElementClickInterceptedException:
+        # The page was still laying out (the move list scrolls with the current step).
+        browser.execute_script("arguments[0].click()", element)
+
+
 def test_the_viewer_steps_through_a_match(browser: Any, tmp_path: Path) -> None:
     """Buttons and keys move through the steps; cards are drawn; the end shows the outcome."""
     game = load_game("noddy")
@@ -75,7 +87,7 @@ def test_the_viewer_steps_through_a_match(browser: Any, tmp_path: Path) -> None:
     assert browser.find_elements(By.CSS_SELECTOR, ".card.red, .card:not(.red)")
     assert browser.find_element(By.ID, "prev").get_attribute("disabled") is not None
 
-    browser.find_element(By.ID, "next").click()
+    _click(browser, By.ID, "next")
     assert _text(browser, "counter") == f"step 1 / {steps}"
     assert _text(browser, "move").endswith(": " + record.actions[0])
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
@@ -94,7 +106,7 @@ def test_the_viewer_steps_through_a_match(browser: Any, tmp_path: Path) -> None:
     assert "score" in outcome.text
     ARTIFACTS.mkdir(exist_ok=True)
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
-    browser.find_element(By.ID, "next").click()
+    _click(browser, By.ID, "next")
     browser.save_screenshot(str(ARTIFACTS / "replay-viewer.png"))
 
 
@@ -129,5 +141,5 @@ def test_the_arena_report_links_to_replays(browser: Any, tmp_path: Path) -> None
     assert browser.find_elements(By.CSS_SELECTOR, "svg rect")
     ARTIFACTS.mkdir(exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / "arena-report.png"))
-    browser.find_element(By.CSS_SELECTOR, "#replays a").click()
+    _click(browser, By.CSS_SELECTOR, "#replays a")
     assert _text(browser, "counter").startswith("step 0 / ")
