@@ -3,6 +3,7 @@
 Use :func:`check_game` in a plugin's test suite, or ``cardcore certify GAME`` from the
 shell. :func:`playthrough` and :func:`assert_golden` keep golden playthroughs, and the
 ``strategies`` module has Hypothesis strategies for cards, options and reachable states.
+:func:`check_plugin_anatomy` checks that a plugin's modules keep the shared anatomy.
 
 The names are imported on first use, so that loading the package (pytest does, through
 the ``cardcore`` pytest plugin, in every project of an environment) costs nothing and
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cardcore.testing import _strategies as strategies
+    from cardcore.testing._anatomy import AnatomyError, anatomy_problems, check_plugin_anatomy
     from cardcore.testing._bots_check import check_bot_options
     from cardcore.testing._golden import assert_golden, playthrough
     from cardcore.testing._kit import (
@@ -37,14 +39,17 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "MAX_GAMES",
     "PROPERTIES",
+    "AnatomyError",
     "CheckResult",
     "Config",
     "ConformanceError",
     "Report",
+    "anatomy_problems",
     "assert_golden",
     "check_bot",
     "check_bot_options",
     "check_game",
+    "check_plugin_anatomy",
     "configurations",
     "parametrize_configurations",
     "playthrough",
@@ -53,6 +58,9 @@ __all__ = [
 ]
 
 _HOME = {
+    "AnatomyError": "cardcore.testing._anatomy",
+    "anatomy_problems": "cardcore.testing._anatomy",
+    "check_plugin_anatomy": "cardcore.testing._anatomy",
     "assert_golden": "cardcore.testing._golden",
     "check_bot_options": "cardcore.testing._bots_check",
     "playthrough": "cardcore.testing._golden",

@@ -1,0 +1,163 @@
+"""Check that a game plugin keeps the anatomy every cardcore game follows.
+
+The anatomy (docs/explanation/design.md) puts a plugin's modules in one order, top to
+bottom: ``hooks``, then ``bots`` and ``encoding`` (peers), then ``rules`` and the game's
+own rule modules (``deal``, ``scoring``, ...), then ``render``, ``state``, ``actions``
+and ``options``. A module imports only modules below it, so imports never run both ways
+and the text rendering never reaches into the rules. :func:`check_plugin_anatomy` reads
+the source with :mod:`ast` (it imports nothing) and reports every module that breaks
+the order or grows too long to read in one sitting.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+__all__ = [
+    "ANATOMY",
+    "MAX_MODULE_LINES",
+    "AnatomyError",
+    "anatomy_problems",
+    "check_plugin_anatomy",
+]
+
+ANATOMY: tuple[str, ...] = (
+    "hooks",
+    "bots",
+    "encoding",
+    "rules",
+    "render",
+    "state",
+    "actions",
+    "options",
+)
+"""The modules of a game plugin, top to bottom; a game's own rule modules go below ``rules``."""
+
+PEERS: frozenset[frozenset[str]] = frozenset({frozenset({"bots", "encoding"})})
+"""Pairs at the same level, which must not import each other."""
+
+MAX_MODULE_LINES = 600
+"""About what a reader takes in at one sitting."""
+
+
+class AnatomyError(AssertionError):
+    """A plugin's modules break the anatomy; the message lists every problem found."""
+
+
+def _source_dir(package: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise AnatomyError(f"{package!r} is not an importable package")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _imported_modules(path: Path, package: str, module: str, modules: set[str]) -> set[str]:
+    """The package's own modules that ``module`` imports (anywhere in the file).
+
+    Importing a name from the package itself (``from cardcore_box import Play``) counts
+    as importing ``__init__``, which imports every module.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    own: set[str] = set()
+
+    def named(names: Iterable[str]) -> None:
+        for name in names:
+            own.add(name if name in modules else "__init__")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = f"{package}.{base}" if base else package
+            if base == package:
+                named(a.name for a in node.names)
+            elif base.startswith(package + "."):
+                own.add(base.split(".")[1])
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == package:
+                    own.add("__init__")
+                elif a.name.startswith(package + "."):
+                    own.add(a.name.split(".")[1])
+    own.discard(module)
+    return own
+
+
+def anatomy_problems(
+    package: str,
+    rule_modules: Sequence[str] = (),
+    *,
+    optional: Iterable[str] = ("bots", "encoding"),
+    max_lines: int = MAX_MODULE_LINES,
+    path: Path | str | None = None,
+) -> list[str]:
+    """List how a plugin package breaks the anatomy (empty when it keeps it).
+
+    Args:
+        package: the plugin's import name, e.g. ``"cardcore_box"``.
+        rule_modules: the game's own rule modules, top to bottom, which sit below
+            ``rules`` and above ``render`` (e.g. ``("deal",)``).
+        optional: anatomy modules a plugin may leave out (a game without bots or an
+            RL codec has neither module).
+        max_lines: the most lines a module may have.
+        path: read the modules from this folder instead of the installed package.
+
+    Returns:
+        One sentence per problem, each naming the module.
+    """
+    src = Path(path) if path is not None else _source_dir(package)
+    order = [*ANATOMY[:4], *rule_modules, *ANATOMY[4:]]
+    problems: list[str] = []
+    found = {p.stem for p in src.glob("*.py")} - {"__init__"}
+    for stray in sorted(found - set(order)):
+        problems.append(
+            f"{stray}.py has no place in the anatomy (modules: {', '.join(order)};"
+            " name a game's own rule module in rule_modules)"
+        )
+    for missing in [m for m in order if m not in found and m not in set(optional)]:
+        problems.append(f"{missing}.py is missing")
+    for module in [m for m in order if m in found]:
+        file = src / f"{module}.py"
+        below = set(order[order.index(module) + 1 :])
+        for imported in sorted(_imported_modules(file, package, module, found)):
+            if imported == "__init__":
+                problems.append(
+                    f"{module} imports the package {package} itself; import the module"
+                    " that defines the name"
+                )
+            elif frozenset({module, imported}) in PEERS:
+                problems.append(f"{module} imports its peer {imported}")
+            elif imported not in below:
+                problems.append(f"{module} imports {imported}, which is not below it")
+        lines = file.read_text(encoding="utf-8").count("\n")
+        if lines > max_lines:
+            problems.append(f"{module}.py has {lines} lines (at most {max_lines})")
+    return problems
+
+
+def check_plugin_anatomy(
+    package: str,
+    rule_modules: Sequence[str] = (),
+    *,
+    optional: Iterable[str] = ("bots", "encoding"),
+    max_lines: int = MAX_MODULE_LINES,
+    path: Path | str | None = None,
+) -> None:
+    """Fail unless a plugin package keeps the anatomy (see :func:`anatomy_problems`).
+
+    Call it from a plugin's tests::
+
+        def test_anatomy() -> None:
+            check_plugin_anatomy("cardcore_box", rule_modules=("deal",))
+
+    Raises:
+        AnatomyError: listing every problem, one a line.
+    """
+    problems = anatomy_problems(
+        package, rule_modules, optional=optional, max_lines=max_lines, path=path
+    )
+    if problems:
+        raise AnatomyError(f"{package} breaks the plugin anatomy:\n  " + "\n  ".join(problems))
