@@ -374,3 +374,96 @@ def test_bot_spec_limited_to_some_games() -> None:
     host.register(mod)
     with pytest.raises(PluginError, match="plays other"):
         host.load_bot("picky", Highcard())
+
+
+def _highcard_spec(name: str) -> GameSpec:
+    return GameSpec(
+        name=name,
+        title="Declared",
+        factory=Highcard,
+        options_type=HighcardOptions,
+        presets=PRESETS,
+        min_players=2,
+        max_players=4,
+    )
+
+
+def test_a_plugin_record_registers_what_it_declares() -> None:
+    """cardcore.Plugin(...) stands for the hook functions: games, bots, codecs, hints."""
+    from cardcore import CodecSpec, Plugin, SearchHints
+
+    plugin = Plugin(
+        games=[_highcard_spec("declared")],
+        bots=[BotSpec(name="declared-random", factory=RandomBot, games=("declared",))],
+        codecs=[CodecSpec(game="declared", factory=lambda game, n: None)],
+        search_hints=[SearchHints(game="declared", rollout="declared-random")],
+    )
+    host = PluginHost(load_entrypoints=False)
+    host.register(plugin, name="declared")
+    assert host.problems == ()
+    assert host.game_spec("declared").title == "Declared"
+    assert "declared-random" in host.bots()
+    assert "declared" in host.codecs()
+    assert host.search_hints()["declared"].rollout == "declared-random"
+    assert Plugin() != Plugin() and len({Plugin(), Plugin()}) == 2, "hashed by identity"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("games", "highcard", "takes a list of GameSpec records"),
+        ("bots", [1], "takes BotSpec records, not int"),
+        ("codecs", None, "takes a list of CodecSpec records"),
+        ("search_hints", [object()], "takes SearchHints records, not object"),
+    ],
+)
+def test_a_plugin_record_refuses_the_wrong_records(field: str, value: object, message: str) -> None:
+    from cardcore import Plugin
+
+    with pytest.raises(TypeError, match=message):
+        Plugin(**{field: value})  # type: ignore[arg-type]
+
+
+def test_an_entry_point_naming_a_plugin_record_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``name = "package.hooks:plugin"`` loads the record; doctor shows where it came from."""
+    from cardcore import Plugin
+
+    mod = types.ModuleType("cardcore_declared_hooks")
+    mod.plugin = Plugin(games=[_highcard_spec("declared")])  # type: ignore[attr-defined]
+    monkeypatch.setitem(__import__("sys").modules, "cardcore_declared_hooks", mod)
+    ep = metadata.EntryPoint(
+        name="declared", value="cardcore_declared_hooks:plugin", group="cardcore"
+    )
+    real = metadata.entry_points
+    monkeypatch.setattr(
+        metadata,
+        "entry_points",
+        lambda **kw: [*real(**kw), ep] if kw.get("group") == "cardcore" else real(**kw),
+    )
+    host = PluginHost()
+    assert host.problems == ()
+    assert "declared" in host.games() and "highcard" in host.games()
+    (info,) = [p for p in host.plugins if p.name == "declared"]
+    assert info.module == "cardcore_declared_hooks:plugin"
+
+
+def test_an_unhashable_plugin_object_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pluggy keeps plugins in a set: an unhashable object must not break every plugin."""
+
+    class Unhashable:
+        __hash__ = None  # type: ignore[assignment]
+
+    mod = types.ModuleType("cardcore_unhashable_hooks")
+    mod.plugin = Unhashable()  # type: ignore[attr-defined]
+    monkeypatch.setitem(__import__("sys").modules, "cardcore_unhashable_hooks", mod)
+    ep = metadata.EntryPoint(name="bad", value="cardcore_unhashable_hooks:plugin", group="cardcore")
+    real = metadata.entry_points
+    monkeypatch.setattr(
+        metadata,
+        "entry_points",
+        lambda **kw: [*real(**kw), ep] if kw.get("group") == "cardcore" else real(**kw),
+    )
+    host = PluginHost()
+    assert "highcard" in host.games() and "nyuri" in host.games()
+    (problem,) = [p for p in host.problems if p.name == "bad"]
+    assert "cannot be hashed" in problem.error and "cardcore.Plugin" in problem.error

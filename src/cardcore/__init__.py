@@ -32,7 +32,7 @@ from cardcore._game import (
     Outcome,
     State,
 )
-from cardcore._hooks import CardcoreHooks, SearchHints, hookimpl
+from cardcore._hooks import CardcoreHooks, Plugin, SearchHints, hookimpl
 from cardcore._host import (
     PluginConflict,
     PluginError,
@@ -93,6 +93,7 @@ __all__ = [
     "OptionError",
     "OptionInfo",
     "Outcome",
+    "Plugin",
     "PluginConflict",
     "PluginError",
     "PluginHost",

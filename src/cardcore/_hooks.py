@@ -8,14 +8,14 @@ records and never touches the host.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Protocol, final
+from typing import Any, Protocol, TypeVar, final
 
 import attrs
 import pluggy
 
 from cardcore._game import BotSpec, CodecSpec, GameSpec
 
-__all__ = ["CardcoreHooks", "SearchHints", "hookimpl", "hookspec"]
+__all__ = ["CardcoreHooks", "Plugin", "SearchHints", "hookimpl", "hookspec"]
 
 hookspec = pluggy.HookspecMarker("cardcore")
 """Marks hook specifications (used by cardcore only)."""
@@ -143,3 +143,87 @@ class CardcoreHooks(Protocol):
             The plugin's hints, as :class:`cardcore.SearchHints` records, one per game.
         """
         ...
+
+
+_T = TypeVar("_T")
+
+
+def _records(items: Iterable[_T], kind: type[_T], field: str) -> tuple[_T, ...]:
+    if isinstance(items, str | bytes) or not isinstance(items, Iterable):
+        raise TypeError(f"Plugin({field}=...) takes a list of {kind.__name__} records")
+    out = tuple(items)
+    for item in out:
+        if not isinstance(item, kind):
+            raise TypeError(
+                f"Plugin({field}=...) takes {kind.__name__} records, not "
+                f"{type(item).__name__} ({item!r})"
+            )
+    return out
+
+
+def _games(items: Iterable[GameSpec]) -> tuple[GameSpec, ...]:
+    return _records(items, GameSpec, "games")
+
+
+def _bots(items: Iterable[BotSpec]) -> tuple[BotSpec, ...]:
+    return _records(items, BotSpec, "bots")
+
+
+def _codecs(items: Iterable[CodecSpec]) -> tuple[CodecSpec, ...]:
+    return _records(items, CodecSpec, "codecs")
+
+
+def _hints(items: Iterable[SearchHints]) -> tuple[SearchHints, ...]:
+    return _records(items, SearchHints, "search_hints")
+
+
+@final
+@attrs.frozen(kw_only=True, eq=False)
+class Plugin:
+    """A plugin's registrations as one record: what its entry point names.
+
+    Rather than writing a hook function per kind of record, a plugin's ``hooks.py``
+    declares them::
+
+        plugin = Plugin(
+            games=[GameSpec(name="highcard", ...)],
+            bots=[BotSpec(name="highcard-greedy", ...)],
+            codecs=[CodecSpec(game="highcard", factory=...)],
+        )
+
+    and its ``pyproject.toml`` names the object, ``highcard = "cardcore_highcard.hooks:plugin"``.
+    The record implements the hooks of :class:`CardcoreHooks` for each kind it was given.
+    A hooks module of hand-written ``@hookimpl`` functions works as well.
+
+    Raises:
+        TypeError: a list holds something other than the records it is for.
+    """
+
+    games: tuple[GameSpec, ...] = attrs.field(default=(), converter=_games)
+    """The plugin's games."""
+    bots: tuple[BotSpec, ...] = attrs.field(default=(), converter=_bots)
+    """The plugin's bots."""
+    codecs: tuple[CodecSpec, ...] = attrs.field(default=(), converter=_codecs)
+    """RL codecs for the plugin's games (their factories are called only when needed)."""
+    search_hints: tuple[SearchHints, ...] = attrs.field(default=(), converter=_hints)
+    """How ``ismcts`` and ``pimc`` play the plugin's games best, one record per game."""
+
+    @hookimpl
+    def cardcore_register_games(self) -> Iterable[GameSpec]:
+        """Yield :attr:`games`."""
+        return self.games
+
+    @hookimpl
+    def cardcore_register_bots(self) -> Iterable[BotSpec]:
+        """Yield :attr:`bots`."""
+        return self.bots
+
+    @hookimpl
+    def cardcore_register_codecs(self) -> Iterable[CodecSpec]:
+        """Yield :attr:`codecs`."""
+        return self.codecs
+
+    @hookimpl
+    def cardcore_register_search_hints(self) -> Iterable[SearchHints]:
+        """Yield :attr:`search_hints`."""
+        return self.search_hints

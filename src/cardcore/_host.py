@@ -67,7 +67,7 @@ class PluginInfo:
     name: str
     """The entry-point name (or module name for built-ins and programmatic plugins)."""
     module: str
-    """The hooks module."""
+    """The hooks module (or the entry point's ``module:object`` for a :class:`Plugin`)."""
     distribution: str
     """The distribution that ships it (``cardcore`` for built-ins)."""
     version: str
@@ -226,12 +226,22 @@ class PluginHost:
         label = name or str(getattr(module, "__name__", type(module).__name__))
         self._register_module(module, label, "", "")
 
-    def _register_module(self, module: object, name: str, dist: str, version: str) -> None:
+    def _register_module(
+        self, module: object, name: str, dist: str, version: str, label: str = ""
+    ) -> None:
+        try:
+            hash(module)
+        except TypeError:
+            # pluggy keeps plugins in sets: one unhashable plugin would break every hook
+            raise TypeError(
+                f"plugin {name!r} is a {type(module).__name__}, which cannot be hashed; "
+                "an entry point must name a module or a cardcore.Plugin"
+            ) from None
         self._pm.register(module, name=name)
         self._plugins.append(
             PluginInfo(
                 name=name,
-                module=getattr(module, "__name__", type(module).__name__),
+                module=label or getattr(module, "__name__", type(module).__name__),
                 distribution=dist,
                 version=version,
             )
@@ -262,7 +272,7 @@ class PluginHost:
                 name = f"{dist}:{ep.name}"  # another distribution took the name first
             try:
                 module = ep.load()
-                self._register_module(module, name, dist, version)
+                self._register_module(module, name, dist, version, getattr(ep, "value", ""))
             except (Exception, SystemExit) as e:  # noqa: BLE001 - a broken plugin must not break the others
                 self._problems.append(
                     PluginProblem(

@@ -31,7 +31,7 @@ def highcard_facts(obs: HighcardObservation, hand_size: int) -> list[float]:
 
 
 def highcard_codec(game: Highcard, num_players: int) -> TableCodec[Play]:
-    """The highcard codec (registered by the plugin's ``cardcore_register_codecs`` hook)."""
+    """The highcard codec (registered by the plugin's hooks)."""
     hand_size = game.options.hand_size
     encoding = TableEncoding.for_game(
         game,
