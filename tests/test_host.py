@@ -467,3 +467,13 @@ def test_an_unhashable_plugin_object_is_reported_not_fatal(monkeypatch: pytest.M
     assert "highcard" in host.games() and "nyuri" in host.games()
     (problem,) = [p for p in host.problems if p.name == "bad"]
     assert "cannot be hashed" in problem.error and "cardcore.Plugin" in problem.error
+
+
+def test_a_module_declaring_a_plugin_record_registers_it() -> None:
+    """register(module) and an entry point naming the module find its ``Plugin``."""
+    import cardcore_highcard.hooks
+
+    host = PluginHost(load_entrypoints=False)
+    host.register(cardcore_highcard.hooks, name="highcard")
+    assert list(host.games()) == ["highcard"] and host.problems == ()
+    assert host.plugins[-1].module == "cardcore_highcard.hooks:plugin"

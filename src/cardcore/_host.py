@@ -29,7 +29,7 @@ from cardcore._botspec import (
     parse_bot_spec,
 )
 from cardcore._game import Bot, BotSpec, CodecSpec, Game, GameSpec
-from cardcore._hooks import CardcoreHooks, SearchHints
+from cardcore._hooks import CardcoreHooks, Plugin, SearchHints
 from cardcore._options import build_options
 
 __all__ = [
@@ -136,6 +136,23 @@ def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _declared_plugin(module: object, where: str = "") -> tuple[object, str]:
+    """The record a hooks module declares, if it has a Plugin and no hook functions.
+
+    So an entry point or ``register`` naming the module (``cardcore_mygame.hooks``)
+    finds the ``plugin = Plugin(...)`` it holds instead of registering nothing.
+    """
+    if not isinstance(module, types.ModuleType):
+        return module, where
+    names = vars(module)
+    if any(hasattr(v, f"{ENTRY_POINT_GROUP}_impl") for v in names.values()):
+        return module, where
+    declared = [k for k, v in names.items() if isinstance(v, Plugin)]
+    if len(declared) != 1:
+        return module, where
+    return names[declared[0]], f"{module.__name__}:{declared[0]}"
+
+
 def _provider(info: PluginInfo) -> str:
     return (
         f"{info.distribution} (plugin {info.name!r})"
@@ -222,9 +239,14 @@ class PluginHost:
     # ---- registration --------------------------------------------------------------
 
     def register(self, module: types.ModuleType | object, *, name: str | None = None) -> None:
-        """Register a hooks module (or object) directly, e.g. from a notebook or test."""
+        """Register a hooks module (or object) directly, e.g. from a notebook or test.
+
+        A module that declares a :class:`cardcore.Plugin` (``plugin = Plugin(...)``) and
+        no hook functions registers that record, as its entry point would.
+        """
         label = name or str(getattr(module, "__name__", type(module).__name__))
-        self._register_module(module, label, "", "")
+        module, where = _declared_plugin(module)
+        self._register_module(module, label, "", "", where)
 
     def _register_module(
         self, module: object, name: str, dist: str, version: str, label: str = ""
@@ -271,8 +293,8 @@ class PluginHost:
                     continue  # the same entry point seen twice (e.g. an editable install)
                 name = f"{dist}:{ep.name}"  # another distribution took the name first
             try:
-                module = ep.load()
-                self._register_module(module, name, dist, version, getattr(ep, "value", ""))
+                module, where = _declared_plugin(ep.load(), getattr(ep, "value", ""))
+                self._register_module(module, name, dist, version, where)
             except (Exception, SystemExit) as e:  # noqa: BLE001 - a broken plugin must not break the others
                 self._problems.append(
                     PluginProblem(
