@@ -99,6 +99,8 @@ class Layout:
     """Seat mask with every seat set."""
     ordered: tuple[bool, ...] = attrs.field(init=False, eq=False)
     """Per zone, whether it is ordered."""
+    ordered_zones: tuple[int, ...] = attrs.field(init=False, eq=False)
+    """The indexes of the ordered zones."""
 
     def __attrs_post_init__(self) -> None:
         names = [z.name for z in self.zones]
@@ -120,6 +122,8 @@ class Layout:
         object.__setattr__(self, "watchers", tuple(watchers))
         object.__setattr__(self, "all_seats", everyone)
         object.__setattr__(self, "ordered", tuple(z.ordered for z in self.zones))
+        ordered_zones = tuple(i for i, z in enumerate(self.zones) if z.ordered)
+        object.__setattr__(self, "ordered_zones", ordered_zones)
 
     def __repr__(self) -> str:
         return f"Layout({[z.name for z in self.zones]}, seats={self.num_seats})"
@@ -344,10 +348,11 @@ class CardTable(NamedTuple):
         The view holds only what the seat knows: never the table itself, so nothing in an
         observation reaches a card the seat has not seen.
         """
-        if not -1 <= seat < self[0].num_seats:
-            raise ValueError(f"no seat {seat} at a table of {self[0].num_seats}")
+        layout = self[0]
+        if not -1 <= seat < layout.num_seats:
+            raise ValueError(f"no seat {seat} at a table of {layout.num_seats}")
         view = _new_view(TableView)
-        _set_layout(view, self[0])
+        _set_layout(view, layout)
         _set_seat(view, seat)
         _set_parts(view, _project(self, seat))
         return view
@@ -397,30 +402,37 @@ they build equals the same moves made through :meth:`CardTable.move`."""
 
 
 def _project(table: CardTable, seat: int) -> _Parts:
-    """The sizes, known masks and orders of ``table`` as ``seat`` knows them."""
+    """The sizes, known masks and orders of ``table`` as ``seat`` knows them.
+
+    Every part is built in C-level passes over the zones (``map`` of an ``int`` method);
+    only the ordered zones the seat knows in part are looked at card by card. A seat
+    that knows every card shares the table's own tuples: they hold nothing it may not see.
+    """
     layout, masks, orders, known_by = table
     deck = layout.deck
-    if seat == SPECTATOR:
+    if seat < 0:  # the onlooker knows what every seat knows
         k = deck
         for kk in known_by:
             k &= kk
     else:
         k = known_by[seat]
-    known = tuple([m & k for m in masks])
-    if k & deck != deck:
-        # Hide the unknown positions of ordered zones (unordered ones hold ``()``): a zone
-        # the seat knows wholly, or not at all, needs no card-by-card look.
-        orders = tuple(
-            [
-                o
-                if not o or m & k == m
-                else (-1,) * len(o)
-                if not m & k
-                else tuple([c if (k >> c) & 1 else -1 for c in o])
-                for o, m in zip(orders, masks, strict=True)
-            ]
-        )
-    return tuple([m.bit_count() for m in masks]), known, orders
+    sizes = tuple(map(_bit_count, masks))
+    if k & deck == deck:
+        return sizes, masks, orders
+    known = tuple(map(k.__and__, masks))
+    if known == masks:
+        return sizes, masks, orders
+    hide: list[tuple[int, ...]] | None = None
+    for z in layout.ordered_zones:
+        o = orders[z]
+        if o and known[z] != masks[z]:  # an ordered zone the seat knows only in part
+            if hide is None:
+                hide = list(orders)
+            hide[z] = tuple([c if (k >> c) & 1 else -1 for c in o]) if known[z] else (-1,) * len(o)
+    return sizes, known, orders if hide is None else tuple(hide)
+
+
+_bit_count: Final = int.bit_count
 
 
 _Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
