@@ -17,6 +17,8 @@ import attrs
 
 from cardcore._actions import CardAction
 from cardcore._cards import Card, parse_card
+from cardcore._codec import TEXTS as _TEXTS
+from cardcore._codec import action_text as _text
 from cardcore._game import Game, IllegalActionError, Outcome
 from cardcore._isolation import IsolatedBot
 from cardcore._isolation import Refused as _Refusal
@@ -357,26 +359,6 @@ def _provenance(name: str) -> tuple[str, str]:
         _PROVENANCE.clear()
     _PROVENANCE[id(host), name] = (host, dist, version)
     return dist, version
-
-
-_TEXTS: dict[int, tuple[object, str]] = {}
-"""The text of the game's own action objects met before, by id; each entry keeps its
-object, so no other object can take that id while the entry lives. Games hand out the
-same (frozen) action objects again and again, and their text is the record's."""
-
-_TEXTS_LIMIT: Final = 1 << 15
-
-
-def _text(action: object) -> str:
-    """The record text of one of the game's own legal actions, remembered by identity."""
-    hit = _TEXTS.get(id(action))
-    if hit is not None and hit[0] is action:
-        return hit[1]
-    text = str(action)
-    if len(_TEXTS) >= _TEXTS_LIMIT:
-        _TEXTS.clear()
-    _TEXTS[id(action)] = (action, text)
-    return text
 
 
 def _bot_name(bot: object) -> str:

@@ -42,6 +42,9 @@ __all__ = ["CardTable", "Layout", "TableView", "Visibility", "Zone", "new_table"
 SPECTATOR: Final = -1
 """The seat number of an onlooker who sees only what every seat sees."""
 
+CARD_TEXT: Final = tuple(str(Card.of(c)) for c in range(52))
+"""Per card id, the card's text (``10♥``), as JSON data shows it."""
+
 
 class Visibility(enum.Enum):
     """Who may look into a zone."""
@@ -549,30 +552,35 @@ class TableView:
         """The view as JSON-ready data, zones by name (cards as ``10♥``, unknown as null)."""
         zones: dict[str, object] = {}
         out: dict[str, object] = {"seat": self.seat, "zones": zones}
+        sizes, known, orders = self._parts
+        text = CARD_TEXT
         for i, z in enumerate(self.layout.zones):
             if z.ordered:
-                zones[z.name] = [str(Card.of(c)) if c >= 0 else None for c in self.orders[i]]
+                zones[z.name] = [text[c] if c >= 0 else None for c in orders[i]]
             else:
-                cards: list[str | None] = [str(c) for c in cards_of(self.known[i])]
-                cards += [None] * (self.sizes[i] - len(cards))
+                cards: list[str | None] = list(map(text.__getitem__, card_ids(known[i])))
+                if sizes[i] > len(cards):
+                    cards += [None] * (sizes[i] - len(cards))
                 zones[z.name] = cards
         return out
 
     @classmethod
     def from_json(cls, layout: Layout, data: Mapping[str, object]) -> TableView:
         """Rebuild a view from :meth:`to_json` data."""
-        from cardcore._cards import parse_card
-
         seat = data.get("seat")
         zones = data.get("zones")
         if not isinstance(seat, int) or not isinstance(zones, Mapping):
             raise ValueError("table view: needs 'seat' (int) and 'zones' (object)")
         sizes, known, orders = [], [], []
+        text_ids = _CARD_IDS
         for z in layout.zones:
             raw = zones.get(z.name)
             if not isinstance(raw, list):
                 raise ValueError(f"table view: zone {z.name!r} missing or not a list")
-            ids = [parse_card(c).id if isinstance(c, str) else -1 for c in raw]
+            try:  # the texts to_json writes, looked up; anything else is parsed below
+                ids = [-1 if c is None else text_ids[c] for c in raw]
+            except (KeyError, TypeError):
+                ids = [_card_id(c) for c in raw]
             sizes.append(len(ids))
             m = 0
             for c in ids:
@@ -584,6 +592,17 @@ class TableView:
 
     def _z(self, zone: int | str) -> int:
         return zone if isinstance(zone, int) else self.layout.zone(zone)
+
+
+_CARD_IDS: Final = {t: c for c, t in enumerate(CARD_TEXT)}
+"""Per card text as :meth:`TableView.to_json` writes it, the card id."""
+
+
+def _card_id(text: object) -> int:
+    """A card id from JSON data: the id of a card's text, ``-1`` for anything else."""
+    from cardcore._cards import parse_card
+
+    return parse_card(text).id if isinstance(text, str) else -1
 
 
 _new_view: Final = object.__new__
