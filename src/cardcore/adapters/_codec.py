@@ -453,6 +453,8 @@ class TableEncoding:
         n = layout.num_seats
         deck_size = max(1, layout.deck.bit_count())
         self._sizes = tuple(struct.pack("<f", k / deck_size) for k in range(CARD_BITS + 1))
+        self._sizes_seen: dict[tuple[int, ...], bytes] = {}
+        """Per tuple of zone sizes met, its packed floats (deals repeat the same ones)."""
         hot = {s: struct.pack(f"<{n}f", *(float(i == s) for i in range(n))) for s in range(-1, n)}
         self._seats_hot = {
             (s, cur): hot[s] + hot[-1 if cur is None else cur]
@@ -512,6 +514,13 @@ class TableEncoding:
         out += [f"fact:{i}" for i in range(self.facts_size)]
         return out
 
+    def _pack_sizes(self, sizes: tuple[int, ...]) -> bytes:
+        """The sizes of every zone as float32s, remembered (a few thousand at most)."""
+        if len(self._sizes_seen) >= _MASK_CACHE_LIMIT:
+            self._sizes_seen.clear()
+        packed = self._sizes_seen[sizes] = b"".join(map(self._sizes.__getitem__, sizes))
+        return packed
+
     def encode(self, observation: Any) -> array[float]:
         """The observation as ``size`` float32 values.
 
@@ -543,17 +552,19 @@ class TableEncoding:
             ValueError: the facts function returned the wrong number of values.
         """
         view: TableView = observation.table
-        known = view.known
+        sizes, known, orders = view._parts  # the view's own parts (read-only tuples)
         if self._every_zone:
             parts = list(map(_MASK_CACHE.__getitem__, known))
-            parts += map(self._sizes.__getitem__, view.sizes)
+            sized = self._sizes_seen.get(sizes)
+            if sized is None:
+                sized = self._pack_sizes(sizes)
+            parts.append(sized)
         else:
-            sizes = view.sizes
             zones = self._zones
             parts = [_MASK_CACHE[known[z]] for z in zones]
             parts += [self._sizes[sizes[z]] for z in zones]
         for z, count, top in self._slots:
-            order = view.orders[z]
+            order = orders[z]
             picked = order[: -count - 1 : -1] if top else order[:count]
             parts += [_CARD_ONE_HOT[c] if c >= 0 else _NO_CARD for c in picked]
             if len(picked) < count:
