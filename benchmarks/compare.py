@@ -7,11 +7,12 @@ counted):
 
 * cardcore, every installed game and preset, in four loops: ``legal + apply``
   (``legal_actions`` and ``apply``), ``+ observe`` (also ``observe`` for the player to
-  move, every step), ``play_match`` (the match engine with random bots) and ``RL step``
-  (the PettingZoo environment of ``cardcore.adapters``: ``last`` for the encoded
-  observation and action mask, then ``step`` with a random legal index read from the
-  mask), with two more ratios per game: ``play_match`` and ``RL step`` against the same
-  game's ``+ observe`` loop (how much the engine and the adapter add to a user's loop);
+  move, every step), ``play_match`` (the match engine with random bots, built once) and
+  ``RL step`` (the PettingZoo environment of ``cardcore.adapters``: ``last`` for the
+  encoded observation and action mask, then ``step`` with a random legal index read
+  from the mask), with two more ratios per game: the time per decision of
+  ``play_match`` and of ``RL step`` over that of the same game's ``+ observe`` loop
+  (what the engine and the adapter add to a user's loop);
 * OpenSpiel (C++ games through ``pyspiel``): hearts, euchre and spades, ``legal + apply``
   and ``+ observe`` (the observation string, or the information-state string where the
   game has no observation string);
@@ -22,8 +23,8 @@ The loops run interleaved: each round runs every loop once for ``--seconds`` of 
 in the same order, and the table reports the median of the rounds, so that a slow
 moment of a shared machine touches every loop alike. Ratios are against OpenSpiel hearts
 in the same loop. The RL step needs the ``rl`` extra (numpy, gymnasium, pettingzoo);
-without it that column is reported as not measured. Run it from the repository root in its own environment (see
-``docs/benchmarks.md``)::
+without it that column is reported as not measured. Run it from the repository root in
+its own environment (see ``docs/benchmarks.md``)::
 
     python benchmarks/compare.py --rounds 3 --seconds 2 --out benchmarks/compare.md
 
@@ -97,8 +98,10 @@ def _cardcore_matches(game: Any, game_id: str, seed: int) -> Iterator[int]:
 
     n = game.max_players
     g = seed
+    # The bots are built once and play every match (a bot keeps no state between
+    # random picks), so that the loop counts the engine, not the plugin host.
+    bots = [load_bot("random", game, seed=seed * 10 + i) for i in range(n)]
     while True:
-        bots = [load_bot("random", game, seed=g * 10 + i) for i in range(n)]
         record = play_match(game, bots, seed=g)
         g += 1
         yield len(record.actions)
