@@ -453,8 +453,6 @@ class TableEncoding:
         n = layout.num_seats
         deck_size = max(1, layout.deck.bit_count())
         self._sizes = tuple(struct.pack("<f", k / deck_size) for k in range(CARD_BITS + 1))
-        self._sizes_seen: dict[tuple[int, ...], bytes] = {}
-        """Per tuple of zone sizes met, its packed floats (deals repeat the same ones)."""
         hot = {s: struct.pack(f"<{n}f", *(float(i == s) for i in range(n))) for s in range(-1, n)}
         self._seats_hot = {
             (s, cur): hot[s] + hot[-1 if cur is None else cur]
@@ -514,13 +512,6 @@ class TableEncoding:
         out += [f"fact:{i}" for i in range(self.facts_size)]
         return out
 
-    def _pack_sizes(self, sizes: tuple[int, ...]) -> bytes:
-        """The sizes of every zone as float32s, remembered (a few thousand at most)."""
-        if len(self._sizes_seen) >= _MASK_CACHE_LIMIT:
-            self._sizes_seen.clear()
-        packed = self._sizes_seen[sizes] = b"".join(map(self._sizes.__getitem__, sizes))
-        return packed
-
     def encode(self, observation: Any) -> array[float]:
         """The observation as ``size`` float32 values.
 
@@ -555,10 +546,7 @@ class TableEncoding:
         sizes, known, orders = view._parts  # the view's own parts (read-only tuples)
         if self._every_zone:
             parts = list(map(_MASK_CACHE.__getitem__, known))
-            sized = self._sizes_seen.get(sizes)
-            if sized is None:
-                sized = self._pack_sizes(sizes)
-            parts.append(sized)
+            parts += map(self._sizes.__getitem__, sizes)
         else:
             zones = self._zones
             parts = [_MASK_CACHE[known[z]] for z in zones]
