@@ -1,12 +1,13 @@
 """run_arena(host=...): the host's choice among plugins that register one id reaches the games.
 
-A fake distribution ``cardcore-twin`` registers a second ``highcard`` game through an
+A plugin ``twin`` registers a second ``highcard`` game through an
 entry point, so the default host refuses the id; the arena's host prefers one provider,
 and the workers (which build their own host) must make the same choice.
 """
 
 from __future__ import annotations
 
+import sys
 import types
 from collections.abc import Iterator
 from importlib import metadata
@@ -22,27 +23,9 @@ from cardcore.arena import run_arena
 from cardcore.arena._worker import host_for
 
 
-@attrs.frozen
-class _Dist:
-    name: str
-    version: str
-
-
-@attrs.frozen
-class _EntryPoint:
-    """Quacks like an ``importlib.metadata.EntryPoint`` for the host's discovery."""
-
-    name: str
-    module: types.ModuleType
-    dist: _Dist
-
-    def load(self) -> types.ModuleType:
-        return self.module
-
-
 def _twin_module() -> types.ModuleType:
     spec = PluginHost(prefer={}).game_spec("highcard")
-    mod = types.ModuleType("cardcore_twin.hooks")
+    mod = types.ModuleType("cardcore_twin_hooks")
 
     @hookimpl
     def cardcore_register_games() -> Iterator[GameSpec]:
@@ -56,7 +39,8 @@ def _twin_module() -> types.ModuleType:
 def twin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Install a second provider of ``highcard`` next to the real one."""
     monkeypatch.delenv("CARDCORE_PREFER", raising=False)
-    extra = [_EntryPoint("twin", _twin_module(), _Dist("cardcore-twin", "1.0"))]
+    monkeypatch.setitem(sys.modules, "cardcore_twin_hooks", _twin_module())
+    extra = [metadata.EntryPoint(name="twin", value="cardcore_twin_hooks", group="cardcore")]
     real = metadata.entry_points
 
     def fake(**kw: Any) -> Any:
@@ -75,7 +59,7 @@ def twin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.mark.usefixtures("twin")
 def test_the_hosts_preference_reaches_the_games() -> None:
     """Without the preference the id is refused; with it every game is played."""
-    with pytest.raises(LookupError, match="cardcore-twin"):
+    with pytest.raises(LookupError, match="plugin 'twin'"):
         run_arena("highcard", ["random", "random"], games=2, workers=0, time_limit=None)
     host = PluginHost(prefer={"highcard": "cardcore-highcard"})
     result = run_arena(
