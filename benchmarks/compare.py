@@ -5,9 +5,14 @@ plays random games through each library's public API and reports decisions per s
 of CPU time (a *decision* is one player's move; chance moves are played but not
 counted):
 
-* cardcore, every installed game and preset, in three loops: ``legal + apply``
+* cardcore, every installed game and preset, in four loops: ``legal + apply``
   (``legal_actions`` and ``apply``), ``+ observe`` (also ``observe`` for the player to
-  move, every step) and ``play_match`` (the match engine with random bots);
+  move, every step), ``play_match`` (the match engine with random bots, built once) and
+  ``RL step`` (the PettingZoo environment of ``cardcore.adapters``: ``last`` for the
+  encoded observation and action mask, then ``step`` with a random legal index read
+  from the mask), with two more ratios per game: the time per decision of
+  ``play_match`` and of ``RL step`` over that of the same game's ``+ observe`` loop
+  (what the engine and the adapter add to a user's loop);
 * OpenSpiel (C++ games through ``pyspiel``): hearts, euchre and spades, ``legal + apply``
   and ``+ observe`` (the observation string, or the information-state string where the
   game has no observation string);
@@ -17,8 +22,9 @@ counted):
 The loops run interleaved: each round runs every loop once for ``--seconds`` of CPU time,
 in the same order, and the table reports the median of the rounds, so that a slow
 moment of a shared machine touches every loop alike. Ratios are against OpenSpiel hearts
-in the same loop. Run it from the repository root in its own environment (see
-``docs/benchmarks.md``)::
+in the same loop. The RL step needs the ``rl`` extra (numpy, gymnasium, pettingzoo);
+without it that column is reported as not measured. Run it from the repository root in
+its own environment (see ``docs/benchmarks.md``)::
 
     python benchmarks/compare.py --rounds 3 --seconds 2 --out benchmarks/compare.md
 
@@ -42,7 +48,8 @@ Runner = Callable[[float], tuple[int, float]]
 RAW = "legal + apply"
 OBSERVE = "+ observe"
 MATCH = "play_match"
-MODES = (RAW, OBSERVE, MATCH)
+RL = "RL step"
+MODES = (RAW, OBSERVE, MATCH, RL)
 
 
 def _timed(games: Iterator[int]) -> Runner:
@@ -91,17 +98,54 @@ def _cardcore_matches(game: Any, game_id: str, seed: int) -> Iterator[int]:
 
     n = game.max_players
     g = seed
+    # The bots are built once and play every match (a bot keeps no state between
+    # random picks), so that the loop counts the engine, not the plugin host.
+    bots = [load_bot("random", game, seed=seed * 10 + i) for i in range(n)]
     while True:
-        bots = [load_bot("random", game, seed=g * 10 + i) for i in range(n)]
         record = play_match(game, bots, seed=g)
         g += 1
         yield len(record.actions)
 
 
-def cardcore_loops(only: str) -> dict[tuple[str, str], Runner]:
+def _mask_pick(mask: bytes, uniform: float) -> int:
+    """The index of the k-th legal entry of an action mask's bytes, k drawn from ``uniform``.
+
+    ``bytes.count`` and ``bytes.find`` scan in C, so even Nyuri's 23,845-entry mask costs
+    little; a user's ``np.flatnonzero`` would cost more than the step it picks for.
+    """
+    index = mask.find(1)
+    for _ in range(int(uniform * mask.count(1))):
+        index = mask.find(1, index + 1)
+    return index
+
+
+def _rl_games(pettingzoo: Any, game_id: str, preset: str, n: int, seed: int) -> Iterator[int]:
+    env = pettingzoo.env(game_id, n, preset=preset)
+    env.reset(seed=seed)
+    uniform = random.Random(seed).random
+    last, step = env.last, env.step
+    while True:
+        env.reset()
+        decisions = 0
+        while env.agents:
+            obs, _, terminated, _, _ = last()
+            if terminated:
+                step(None)
+                continue
+            step(_mask_pick(obs["action_mask"].tobytes(), uniform()))
+            decisions += 1
+        yield decisions
+
+
+def cardcore_loops(only: str, problems: list[str]) -> dict[tuple[str, str], Runner]:
     """The cardcore loops, per (label, mode), for every installed game and preset."""
     from cardcore import PluginHost, load_game
 
+    try:
+        from cardcore.adapters import pettingzoo
+    except Exception as e:  # noqa: BLE001 - the RL column is reported as not measured
+        pettingzoo = None
+        problems.append(f"RL step: {type(e).__name__}: {e}")
     host = PluginHost()
     out: dict[tuple[str, str], Runner] = {}
     for spec in sorted(host.games().values(), key=lambda s: s.name):
@@ -113,6 +157,10 @@ def cardcore_loops(only: str) -> dict[tuple[str, str], Runner]:
             out[(label, RAW)] = _timed(_cardcore_games(game, False, 1))
             out[(label, OBSERVE)] = _timed(_cardcore_games(game, True, 1))
             out[(label, MATCH)] = _timed(_cardcore_matches(game, spec.name, 1))
+            if pettingzoo is not None:
+                out[(label, RL)] = _timed(
+                    _rl_games(pettingzoo, spec.name, preset, game.max_players, 1)
+                )
     return out
 
 
@@ -252,19 +300,24 @@ def report(
             labels.append(label)
     med = {key: statistics.median(v) for key, v in rates.items()}
     anchor = {m: med.get(("OpenSpiel hearts", m)) for m in MODES}
+    slow = [f"{m} / observe" for m in (MATCH, RL)]
     lines = [
         "# Random play, side by side",
         "",
         "Written by `benchmarks/compare.py` (see `docs/benchmarks.md`); every figure below",
         "comes from one run in which all loops were interleaved. Decisions per second of CPU",
         f"time, median of {rounds} rounds of {seconds:g} s per loop (range in brackets);",
-        "the ratio is against OpenSpiel hearts in the same loop (`play_match` against its",
-        "`legal + apply`). `+ observe` builds the observation of the player to move every",
-        "step: cardcore's `observe`, OpenSpiel's observation string (information-state",
-        "string for hearts, which has none), RLCard's `env.step`.",
+        "the ratio in bold is against OpenSpiel hearts in the same loop (`play_match` and",
+        "`RL step` against its `legal + apply`). `+ observe` builds the observation of the",
+        "player to move every step: cardcore's `observe`, OpenSpiel's observation string",
+        "(information-state string for hearts, which has none), RLCard's `env.step`.",
+        "`RL step` is cardcore's PettingZoo environment (`last`, then `step` with a random",
+        "legal index from the action mask). The last two columns are the time per decision",
+        "of `play_match` and of `RL step` over that of the game's own `+ observe` loop",
+        "(the targets are at most 1.3x and 1.5x).",
         "",
-        "| game | " + " | ".join(MODES) + " |",
-        "|---|" + "---|" * len(MODES),
+        "| game | " + " | ".join([*MODES, *slow]) + " |",
+        "|---|" + "---|" * (len(MODES) + len(slow)),
     ]
     for label in labels:
         cells = []
@@ -273,9 +326,13 @@ def report(
             if not v:
                 cells.append("")
                 continue
-            ref = anchor[m] if m != MATCH else anchor[RAW]
+            ref = anchor[m] if m in (RAW, OBSERVE) else anchor[RAW]
             ratio = f" **{med[(label, m)] / ref:.2f}x**" if ref else ""
             cells.append(f"{_k(med[(label, m)])} ({_k(min(v))}-{_k(max(v))}){ratio}")
+        base = med.get((label, OBSERVE))
+        for m in (MATCH, RL):
+            rate = med.get((label, m))
+            cells.append(f"{base / rate:.2f}x" if base and rate else "")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines += ["", "Where the run took place:", ""]
     lines += [f"- {k}: {v}" for k, v in versions.items()]
@@ -311,8 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0:
         ap.error("--rounds must be at least 1 and --seconds positive")
-    loops = cardcore_loops(args.only)
     problems: list[str] = []
+    loops = cardcore_loops(args.only, problems)
     for more, problem in (spiel_loops(args.only), rlcard_loops(args.only)):
         loops.update(more)
         if problem:

@@ -12,15 +12,15 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, Final, Union
 
 import attrs
 
 from cardcore._actions import LazyActions
 from cardcore._cards import Card, parse_card
-from cardcore._table import Layout, TableView
+from cardcore._table import CARD_TEXT, Layout, TableView
 
-__all__ = ["JsonCodec"]
+__all__ = ["JsonCodec", "action_text"]
 
 _HINTS: dict[type, dict[str, Any]] = {}
 
@@ -33,9 +33,105 @@ def _hints(cls: type) -> dict[str, Any]:
     return h
 
 
+TEXTS: dict[int, tuple[object, str]] = {}
+"""The text of the game's own action objects met before, by id; each entry keeps its
+object, so no other object can take that id while the entry lives. Games hand out the
+same (frozen) action objects again and again, and their text is the record's."""
+
+TEXTS_LIMIT: Final = 1 << 15
+
+
+def action_text(action: object) -> str:
+    """The text of one of a game's own (frozen) action objects, remembered by identity."""
+    hit = TEXTS.get(id(action))
+    if hit is not None and hit[0] is action:
+        return hit[1]
+    text = str(action)
+    if len(TEXTS) >= TEXTS_LIMIT:
+        TEXTS.clear()
+    TEXTS[id(action)] = (action, text)
+    return text
+
+
+Encoder = Callable[[Any], Any]
+Decoder = Callable[[Any, "int | None"], Any]
+_DECODE_ERRORS: Final = (ValueError, TypeError, KeyError)
+"""What a union's alternative may raise to mean "not this one" (as in the slow path)."""
+_ACTION_CACHE_LIMIT: Final = 1 << 15
+
+
+class _Mismatch(ValueError):
+    """The fast decoder's "does not fit": the slow path is run again for the message."""
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _same_n(data: Any, n: int | None) -> Any:
+    return data
+
+
+def _card_text(card: Card) -> str:
+    return CARD_TEXT[card.id]
+
+
+def _view_json(value: Any) -> Any:
+    return value.to_json()
+
+
+def _enum_value(value: Any) -> Any:
+    return value.value
+
+
+def _none(data: Any, n: int | None) -> Any:
+    if data is not None:
+        raise _Mismatch
+    return None
+
+
+def _bool(data: Any, n: int | None) -> Any:
+    if not isinstance(data, bool):
+        raise _Mismatch
+    return data
+
+
+def _int(data: Any, n: int | None) -> Any:
+    if not isinstance(data, int) or isinstance(data, bool):
+        raise _Mismatch
+    return data
+
+
+def _float(data: Any, n: int | None) -> Any:
+    if not isinstance(data, int | float) or isinstance(data, bool):
+        raise _Mismatch
+    return float(data)
+
+
+def _str(data: Any, n: int | None) -> Any:
+    if not isinstance(data, str):
+        raise _Mismatch
+    return data
+
+
+def _fraction(data: Any, n: int | None) -> Any:
+    return Fraction(str(data))
+
+
+def _card(data: Any, n: int | None) -> Any:
+    if not isinstance(data, str):
+        raise _Mismatch
+    return parse_card(data)
+
+
 @attrs.frozen
 class JsonCodec:
     """Encodes and decodes one game's values.
+
+    Each type is looked at once: the first value of a type (and the first decode of a
+    hint) builds a small function for it, kept by the codec, so that later values run
+    only that function. Data that does not fit is decoded again by the plain walk of
+    the hints, whose error names the part that does not fit.
 
     Attributes:
         action_types: the game's action classes (encoded as their text).
@@ -46,35 +142,69 @@ class JsonCodec:
     action_types: tuple[type, ...]
     parse_action: Callable[[str], Any]
     layout_for: Callable[[int], Layout]
+    _encoders: dict[type, Encoder] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False, hash=False
+    )
+    _decoders: dict[Any, Decoder] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False, hash=False
+    )
+    _actions: dict[str, Any] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False, hash=False
+    )
 
     def encode(self, value: Any) -> Any:
         """Turn a value into JSON-ready data."""
-        if value is None or isinstance(value, bool | int | float | str):
-            return value
-        if isinstance(value, Card):
-            return str(value)
-        if isinstance(value, self.action_types):
-            return str(value)
-        if isinstance(value, TableView):
-            return value.to_json()
-        if isinstance(value, enum.Enum):
-            return value.value
-        if isinstance(value, Fraction):
-            return str(value)
-        if attrs.has(type(value)):
-            out: dict[str, Any] = {"type": type(value).__name__}
-            for f in attrs.fields(type(value)):
-                if f.eq is False and f.name == "layout":
-                    continue
-                out[f.name] = self.encode(getattr(value, f.name))
-            return out
-        if isinstance(value, frozenset):
-            return sorted((self.encode(v) for v in value), key=repr)
-        if isinstance(value, tuple | list | LazyActions):
-            return [self.encode(v) for v in value]
-        if isinstance(value, Mapping):
-            return {str(k): self.encode(v) for k, v in value.items()}
-        raise TypeError(f"cannot encode {type(value).__name__} as JSON")
+        f = self._encoders.get(type(value))
+        if f is None:
+            f = self._encoder(type(value))
+        return f(value)
+
+    def _encoder(self, tp: type) -> Encoder:
+        """The function that encodes values of exactly the type ``tp`` (built once)."""
+        f = self._encoder_of(tp)
+        self._encoders[tp] = f
+        return f
+
+    def _encoder_of(self, tp: type) -> Encoder:
+        encode = self.encode
+        if tp is type(None) or issubclass(tp, bool | int | float | str):
+            return _same
+        if tp is Card:
+            return _card_text
+        if issubclass(tp, Card):
+            return str
+        if issubclass(tp, self.action_types):
+            return action_text
+        if issubclass(tp, TableView):
+            return _view_json
+        if issubclass(tp, enum.Enum):
+            return _enum_value
+        if issubclass(tp, Fraction):
+            return str
+        if attrs.has(tp):
+            name = tp.__name__
+            fields = tuple(
+                f.name for f in attrs.fields(tp) if not (f.eq is False and f.name == "layout")
+            )
+
+            def record(value: Any) -> Any:
+                out: dict[str, Any] = {"type": name}
+                for f in fields:
+                    out[f] = encode(getattr(value, f))
+                return out
+
+            return record
+        if issubclass(tp, frozenset):
+            return lambda value: sorted(map(encode, value), key=repr)
+        if issubclass(tp, tuple | list | LazyActions):
+            return lambda value: list(map(encode, value))
+        if issubclass(tp, Mapping):
+            return lambda value: {str(k): encode(v) for k, v in value.items()}
+
+        def refuse(value: Any) -> Any:
+            raise TypeError(f"cannot encode {type(value).__name__} as JSON")
+
+        return refuse
 
     def decode(self, data: Any, hint: Any, *, num_players: int | None = None) -> Any:
         """Rebuild a value of type ``hint`` from :meth:`encode` data.
@@ -82,7 +212,193 @@ class JsonCodec:
         Raises:
             ValueError: naming the first part of the data that does not fit.
         """
-        return self._decode(data, hint, "$", num_players)
+        try:
+            return self._decoder(hint)(data, num_players)
+        except Exception:  # noqa: BLE001 - the plain walk says what does not fit
+            return self._decode(data, hint, "$", num_players)
+
+    def _decoder(self, hint: Any) -> Decoder:
+        """The function that decodes data of type ``hint`` (built once per hint).
+
+        It accepts exactly the data :meth:`_decode` accepts and builds the same value,
+        without keeping the path of each part; where the data does not fit it raises
+        (a bare :class:`_Mismatch`, or what a constructor raised), and :meth:`decode`
+        runs the plain walk for the message.
+        """
+        f = self._decoders.get(hint)
+        if f is None:
+            cell: list[Decoder] = []
+
+            def later(data: Any, n: int | None) -> Any:
+                return cell[0](data, n)
+
+            # A placeholder first, for a hint that contains itself (a recursive record).
+            self._decoders[hint] = later
+            try:
+                f = self._decoder_of(hint)
+            except Exception:
+                del self._decoders[hint]
+                raise
+            cell.append(f)
+            self._decoders[hint] = f
+        return f
+
+    def _decoder_of(self, hint: Any) -> Decoder:
+        origin = typing.get_origin(hint)
+        if hint is Any:
+            return _same_n
+        if hint is type(None):
+            return _none
+        if origin in (Union, types.UnionType):
+            return self._union(hint)
+        if origin is Sequence:  # e.g. legal actions (a tuple or a lazy sequence): a tuple
+            hint, origin = tuple[(*typing.get_args(hint), Ellipsis)], tuple  # type: ignore[misc]
+        if origin is tuple:
+            args = typing.get_args(hint)
+            if len(args) == 2 and args[1] is Ellipsis:
+                item = self._decoder(args[0])
+                if item == self._action_decoder:
+                    return self._action_list
+
+                def many(data: Any, n: int | None) -> Any:
+                    if not isinstance(data, list):
+                        raise _Mismatch
+                    return tuple([item(v, n) for v in data])
+
+                return many
+            items = tuple(self._decoder(a) for a in args)
+
+            def fixed(data: Any, n: int | None) -> Any:
+                if not isinstance(data, list) or len(data) != len(items):
+                    raise _Mismatch
+                return tuple([f(v, n) for f, v in zip(items, data, strict=True)])
+
+            return fixed
+        if origin is frozenset:
+            (arg,) = typing.get_args(hint)
+            member = self._decoder(arg)
+
+            def members(data: Any, n: int | None) -> Any:
+                if not isinstance(data, list):
+                    raise _Mismatch
+                return frozenset([member(v, n) for v in data])
+
+            return members
+        if origin is typing.Literal:
+            allowed = typing.get_args(hint)
+
+            def literal(data: Any, n: int | None) -> Any:
+                if data not in allowed:
+                    raise _Mismatch
+                return data
+
+            return literal
+        if not isinstance(hint, type):
+            raise TypeError(f"cannot decode type {hint!r}")
+        simple = _SIMPLE.get(hint)
+        if simple is not None:
+            return simple
+        if hint in self.action_types:
+            return self._action_decoder
+        if issubclass(hint, enum.Enum):
+            by_value = hint
+
+            def member_of(data: Any, n: int | None) -> Any:
+                return by_value(data)
+
+            return member_of
+        if hint is TableView:
+            layout_for = self.layout_for
+
+            def view(data: Any, n: int | None) -> Any:
+                if not isinstance(data, Mapping) or n is None:
+                    raise _Mismatch
+                return TableView.from_json(layout_for(n), data)
+
+            return view
+        if attrs.has(hint):
+            return self._record(hint)
+        raise TypeError(f"cannot decode type {hint.__name__}")
+
+    def _union(self, hint: Any) -> Decoder:
+        args = typing.get_args(hint)
+        optional = type(None) in args
+        members = [a for a in args if a is not type(None)]
+        if all(isinstance(a, type) and a in self.action_types for a in members):
+            action = self._action_decoder
+            if not optional:
+                return action
+
+            def action_or_none(data: Any, n: int | None) -> Any:
+                if data is None and optional:
+                    return None
+                return action(data, n)
+
+            return action_or_none
+        tagged = {a.__name__: a for a in reversed(members) if isinstance(a, type) and attrs.has(a)}
+        decoders = [self._decoder(a) for a in members]
+        by_tag = {name: self._decoder(a) for name, a in tagged.items()}
+
+        def union(data: Any, n: int | None) -> Any:
+            if data is None and optional:
+                return None
+            if (type(data) is dict or isinstance(data, Mapping)) and "type" in data:
+                tag = data["type"]
+                f = by_tag.get(tag) if isinstance(tag, str) else None
+                if f is not None:
+                    return f(data, n)
+            for f in decoders:
+                try:
+                    return f(data, n)
+                except _DECODE_ERRORS:
+                    continue
+            raise _Mismatch
+
+        return union
+
+    def _record(self, hint: type) -> Decoder:
+        hints = _hints(hint)
+        fields = [
+            (f.name, f.default is not attrs.NOTHING, self._decoder(hints[f.name]))
+            for f in attrs.fields(hint)
+            if f.init
+        ]
+
+        def record(data: Any, n: int | None) -> Any:
+            if type(data) is not dict and not isinstance(data, Mapping):
+                raise _Mismatch
+            kwargs: dict[str, Any] = {}
+            for name, optional, f in fields:
+                if name in data:
+                    kwargs[name] = f(data[name], n)
+                elif not optional:
+                    raise _Mismatch
+            return hint(**kwargs)
+
+        return record
+
+    def _action_list(self, data: Any, n: int | None) -> Any:
+        """A tuple of actions from their texts (each text seen before: looked up in C)."""
+        if not isinstance(data, list):
+            raise _Mismatch
+        try:
+            return tuple(map(self._actions.__getitem__, data))
+        except (KeyError, TypeError):
+            return tuple([self._action_decoder(v, n) for v in data])
+
+    def _action_decoder(self, data: Any, n: int | None) -> Any:
+        """An action from its text; each text is read once (actions are frozen values)."""
+        hit = self._actions.get(data) if type(data) is str else None
+        if hit is not None:
+            return hit
+        if not isinstance(data, str):
+            raise _Mismatch
+        action = self.parse_action(data)
+        if type(data) is str:
+            if len(self._actions) >= _ACTION_CACHE_LIMIT:
+                self._actions.clear()
+            self._actions[data] = action
+        return action
 
     def _decode(self, data: Any, hint: Any, path: str, n: int | None) -> Any:
         origin = typing.get_origin(hint)
@@ -195,3 +511,13 @@ class JsonCodec:
             return self.parse_action(data)
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
+
+
+_SIMPLE: Final[dict[type, Decoder]] = {
+    bool: _bool,
+    int: _int,
+    float: _float,
+    str: _str,
+    Fraction: _fraction,
+    Card: _card,
+}

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import itertools
 import json
+import operator
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -15,6 +17,8 @@ import attrs
 
 from cardcore._actions import CardAction
 from cardcore._cards import Card, parse_card
+from cardcore._codec import TEXTS as _TEXTS
+from cardcore._codec import action_text as _text
 from cardcore._game import Game, IllegalActionError, Outcome
 from cardcore._isolation import IsolatedBot
 from cardcore._isolation import Refused as _Refusal
@@ -334,12 +338,27 @@ def check_outcome(record: MatchRecord, game: Game[Any, Any, Any], state: Any) ->
         )
 
 
+_PROVENANCE: dict[tuple[int, str], tuple[object, str, str]] = {}
+"""Per (host id, game id): the host (kept, so its id stays its own), distribution, version."""
+
+
 def _provenance(name: str) -> tuple[str, str]:
-    """The distribution and version that registered a game, if installed."""
+    """The distribution and version that registered a game, if installed.
+
+    Asked once per host and game: every match of a game records the same provenance.
+    """
     from cardcore._host import default_host
 
-    spec = default_host().games().get(name)
-    return (spec.distribution, spec.version) if spec is not None else ("", "")
+    host = default_host()
+    hit = _PROVENANCE.get((id(host), name))
+    if hit is not None and hit[0] is host:
+        return hit[1], hit[2]
+    spec = host.games().get(name)
+    dist, version = (spec.distribution, spec.version) if spec is not None else ("", "")
+    if len(_PROVENANCE) >= 256:
+        _PROVENANCE.clear()
+    _PROVENANCE[id(host), name] = (host, dist, version)
+    return dist, version
 
 
 def _bot_name(bot: object) -> str:
@@ -445,9 +464,8 @@ def accept(game: Game[Any, Any, Any], legal: Sequence[Any], action: object) -> A
         found = _accept_lazy(legal, action)
         if found is not None:
             return found
-    for a in legal:  # the fast path: one of the very objects the bot was given
-        if a is action:
-            return a
+    if any(map(operator.is_, legal, itertools.repeat(action))):  # one of the very objects
+        return action
     tp = type(action)
     if tp is str:
         text: str = action  # type: ignore[assignment]
@@ -761,6 +779,9 @@ class _Match:
         on_step = self.on_step
         state = self.state
         clock = time.perf_counter
+        texts = _TEXTS.get
+        is_ = operator.is_
+        repeat = itertools.repeat
         while True:
             seat = current_player(state)
             if seat is None:
@@ -801,18 +822,16 @@ class _Match:
                     return self.forfeit(seat, f"took {took:.2f} s (limit {limit:g} s)")
             if type(obs) is not obs_type or obs.legal_actions is not legal:
                 return self.forfeit(seat, "changed its observation (observations are read-only)")
-            if type(legal) is tuple:
-                for chosen in legal:  # the fast path of accept(), inline: the very object
-                    if chosen is action:
-                        break
-                else:
-                    chosen = accept(game, legal, action)
+            # The fast path of accept(), inline: the very object, found by identity in C.
+            if type(legal) is tuple and any(map(is_, legal, repeat(action))):
+                chosen = action
             else:
                 chosen = accept(game, legal, action)
-            if type(chosen) is _Refusal:
-                return self.forfeit(seat, chosen)
+                if type(chosen) is _Refusal:
+                    return self.forfeit(seat, chosen)
             after = apply(state, chosen)
-            actions.append(str(chosen))
+            hit = texts(id(chosen))
+            actions.append(hit[1] if hit is not None and hit[0] is chosen else _text(chosen))
             if on_step is not None:
                 on_step(Step(len(actions) - 1, seat, chosen, state, after))
             state = after

@@ -166,6 +166,7 @@ class IsolatedBot:
         options: Mapping[str, Any] | None = None,
         process: BotProcess | None = None,
         name: str | None = None,
+        prefer: Mapping[str, str] | None = None,
     ) -> None:
         from cardcore._options import options_to_json
 
@@ -181,6 +182,7 @@ class IsolatedBot:
             "bot": bot,
             "bot_options": self.options,
             "seed": seed,
+            "prefer": None if prefer is None else dict(sorted(prefer.items())),
         }
         self._own = process is None
         self.process = process if process is not None else BotProcess()
@@ -375,7 +377,6 @@ def child_main(conn: Any, parent: int) -> None:
     """The loop of a bot's process: build, start, act, end, until told to quit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     threading.Thread(target=_orphan_guard, args=(parent,), daemon=True).start()
-    host = None
     games: dict[str, Any] = {}
     game: Any = None
     bot: Any = None
@@ -390,15 +391,18 @@ def child_main(conn: Any, parent: int) -> None:
         try:
             reply: dict[str, Any] = {"ok": True}
             if op == "new":
-                from cardcore._host import default_host
                 from cardcore.arena._bots import make_bot
+                from cardcore.arena._worker import host_for
 
-                host = host or default_host()
-                key = json.dumps([message["game"], message["options"]], sort_keys=True)
+                prefer = message.get("prefer")
+                host = host_for(None if prefer is None else tuple(sorted(prefer.items())))
+                key = json.dumps([message["game"], message["options"], prefer], sort_keys=True)
                 if key not in games:
                     games[key] = host.load_game(message["game"], **message["options"])
                 game = games[key]
-                bot = make_bot(message["bot"], message["bot_options"], game, seed=message["seed"])
+                bot = make_bot(
+                    message["bot"], message["bot_options"], game, seed=message["seed"], host=host
+                )
             elif op == "start":
                 hook = getattr(bot, "start_match", None)
                 if hook is not None:

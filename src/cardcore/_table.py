@@ -42,6 +42,9 @@ __all__ = ["CardTable", "Layout", "TableView", "Visibility", "Zone", "new_table"
 SPECTATOR: Final = -1
 """The seat number of an onlooker who sees only what every seat sees."""
 
+CARD_TEXT: Final = tuple(str(Card.of(c)) for c in range(52))
+"""Per card id, the card's text (``10♥``), as JSON data shows it."""
+
 
 class Visibility(enum.Enum):
     """Who may look into a zone."""
@@ -99,6 +102,8 @@ class Layout:
     """Seat mask with every seat set."""
     ordered: tuple[bool, ...] = attrs.field(init=False, eq=False)
     """Per zone, whether it is ordered."""
+    ordered_zones: tuple[int, ...] = attrs.field(init=False, eq=False)
+    """The indexes of the ordered zones."""
 
     def __attrs_post_init__(self) -> None:
         names = [z.name for z in self.zones]
@@ -120,6 +125,8 @@ class Layout:
         object.__setattr__(self, "watchers", tuple(watchers))
         object.__setattr__(self, "all_seats", everyone)
         object.__setattr__(self, "ordered", tuple(z.ordered for z in self.zones))
+        ordered_zones = tuple(i for i, z in enumerate(self.zones) if z.ordered)
+        object.__setattr__(self, "ordered_zones", ordered_zones)
 
     def __repr__(self) -> str:
         return f"Layout({[z.name for z in self.zones]}, seats={self.num_seats})"
@@ -344,10 +351,11 @@ class CardTable(NamedTuple):
         The view holds only what the seat knows: never the table itself, so nothing in an
         observation reaches a card the seat has not seen.
         """
-        if not -1 <= seat < self[0].num_seats:
-            raise ValueError(f"no seat {seat} at a table of {self[0].num_seats}")
+        layout = self[0]
+        if not -1 <= seat < layout.num_seats:
+            raise ValueError(f"no seat {seat} at a table of {layout.num_seats}")
         view = _new_view(TableView)
-        _set_layout(view, self[0])
+        _set_layout(view, layout)
         _set_seat(view, seat)
         _set_parts(view, _project(self, seat))
         return view
@@ -397,30 +405,37 @@ they build equals the same moves made through :meth:`CardTable.move`."""
 
 
 def _project(table: CardTable, seat: int) -> _Parts:
-    """The sizes, known masks and orders of ``table`` as ``seat`` knows them."""
+    """The sizes, known masks and orders of ``table`` as ``seat`` knows them.
+
+    Every part is built in C-level passes over the zones (``map`` of an ``int`` method);
+    only the ordered zones the seat knows in part are looked at card by card. A seat
+    that knows every card shares the table's own tuples: they hold nothing it may not see.
+    """
     layout, masks, orders, known_by = table
     deck = layout.deck
-    if seat == SPECTATOR:
+    if seat < 0:  # the onlooker knows what every seat knows
         k = deck
         for kk in known_by:
             k &= kk
     else:
         k = known_by[seat]
-    known = tuple([m & k for m in masks])
-    if k & deck != deck:
-        # Hide the unknown positions of ordered zones (unordered ones hold ``()``): a zone
-        # the seat knows wholly, or not at all, needs no card-by-card look.
-        orders = tuple(
-            [
-                o
-                if not o or m & k == m
-                else (-1,) * len(o)
-                if not m & k
-                else tuple([c if (k >> c) & 1 else -1 for c in o])
-                for o, m in zip(orders, masks, strict=True)
-            ]
-        )
-    return tuple([m.bit_count() for m in masks]), known, orders
+    sizes = tuple(map(_bit_count, masks))
+    if k & deck == deck:
+        return sizes, masks, orders
+    known = tuple(map(k.__and__, masks))
+    if known == masks:
+        return sizes, masks, orders
+    hide: list[tuple[int, ...]] | None = None
+    for z in layout.ordered_zones:
+        o = orders[z]
+        if o and known[z] != masks[z]:  # an ordered zone the seat knows only in part
+            if hide is None:
+                hide = list(orders)
+            hide[z] = tuple([c if (k >> c) & 1 else -1 for c in o]) if known[z] else (-1,) * len(o)
+    return sizes, known, orders if hide is None else tuple(hide)
+
+
+_bit_count: Final = int.bit_count
 
 
 _Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
@@ -537,30 +552,35 @@ class TableView:
         """The view as JSON-ready data, zones by name (cards as ``10♥``, unknown as null)."""
         zones: dict[str, object] = {}
         out: dict[str, object] = {"seat": self.seat, "zones": zones}
+        sizes, known, orders = self._parts
+        text = CARD_TEXT
         for i, z in enumerate(self.layout.zones):
             if z.ordered:
-                zones[z.name] = [str(Card.of(c)) if c >= 0 else None for c in self.orders[i]]
+                zones[z.name] = [text[c] if c >= 0 else None for c in orders[i]]
             else:
-                cards: list[str | None] = [str(c) for c in cards_of(self.known[i])]
-                cards += [None] * (self.sizes[i] - len(cards))
+                cards: list[str | None] = list(map(text.__getitem__, card_ids(known[i])))
+                if sizes[i] > len(cards):
+                    cards += [None] * (sizes[i] - len(cards))
                 zones[z.name] = cards
         return out
 
     @classmethod
     def from_json(cls, layout: Layout, data: Mapping[str, object]) -> TableView:
         """Rebuild a view from :meth:`to_json` data."""
-        from cardcore._cards import parse_card
-
         seat = data.get("seat")
         zones = data.get("zones")
         if not isinstance(seat, int) or not isinstance(zones, Mapping):
             raise ValueError("table view: needs 'seat' (int) and 'zones' (object)")
         sizes, known, orders = [], [], []
+        text_ids = _CARD_IDS
         for z in layout.zones:
             raw = zones.get(z.name)
             if not isinstance(raw, list):
                 raise ValueError(f"table view: zone {z.name!r} missing or not a list")
-            ids = [parse_card(c).id if isinstance(c, str) else -1 for c in raw]
+            try:  # the texts to_json writes, looked up; anything else is parsed below
+                ids = [-1 if c is None else text_ids[c] for c in raw]
+            except (KeyError, TypeError):
+                ids = [_card_id(c) for c in raw]
             sizes.append(len(ids))
             m = 0
             for c in ids:
@@ -572,6 +592,17 @@ class TableView:
 
     def _z(self, zone: int | str) -> int:
         return zone if isinstance(zone, int) else self.layout.zone(zone)
+
+
+_CARD_IDS: Final = {t: c for c, t in enumerate(CARD_TEXT)}
+"""Per card text as :meth:`TableView.to_json` writes it, the card id."""
+
+
+def _card_id(text: object) -> int:
+    """A card id from JSON data: the id of a card's text, ``-1`` for anything else."""
+    from cardcore._cards import parse_card
+
+    return parse_card(text).id if isinstance(text, str) else -1
 
 
 _new_view: Final = object.__new__

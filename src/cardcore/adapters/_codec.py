@@ -543,17 +543,16 @@ class TableEncoding:
             ValueError: the facts function returned the wrong number of values.
         """
         view: TableView = observation.table
-        known = view.known
+        sizes, known, orders = view._parts  # the view's own parts (read-only tuples)
         if self._every_zone:
             parts = list(map(_MASK_CACHE.__getitem__, known))
-            parts += map(self._sizes.__getitem__, view.sizes)
+            parts += map(self._sizes.__getitem__, sizes)
         else:
-            sizes = view.sizes
             zones = self._zones
             parts = [_MASK_CACHE[known[z]] for z in zones]
             parts += [self._sizes[sizes[z]] for z in zones]
         for z, count, top in self._slots:
-            order = view.orders[z]
+            order = orders[z]
             picked = order[: -count - 1 : -1] if top else order[:count]
             parts += [_CARD_ONE_HOT[c] if c >= 0 else _NO_CARD for c in picked]
             if len(picked) < count:

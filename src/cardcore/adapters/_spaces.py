@@ -40,18 +40,20 @@ def observation_space(codec: Codec) -> spaces.Dict:
 class ObservationEncoder:
     """Turns cardcore observations into fresh numpy observation dicts for one codec."""
 
-    __slots__ = ("_buffer", "_codec", "_encode", "_n", "action_at")
+    __slots__ = ("_buffer", "_codec", "_encode", "_indices", "_n", "action_at")
 
     def __init__(self, codec: Codec) -> None:
         self._codec = codec
         self._n = codec.num_actions
         self._encode: Callable[[Any], Sequence[float]] = codec.encode
         self._buffer: Callable[[Any], bytearray] | None = None
+        self._indices: Callable[[Any], list[int]] | None = None
         self.action_at: Callable[[int], Any] = codec.action_at
         """The codec's ``action_at`` (for a TableCodec, a plain tuple lookup: the
         environments check the range themselves)."""
         if isinstance(codec, TableCodec):  # skip the wrapper layers in the hot path
             self._buffer = codec.encoding.encode_buffer
+            self._indices = codec.actions.indices
             self.action_at = codec.actions.actions.__getitem__
 
     def __call__(self, observation: Any) -> ObsDict:
@@ -61,8 +63,15 @@ class ObservationEncoder:
         and filling the mask takes one C-level pass instead of a numpy call per action.
         """
         mask = bytearray(self._n)
-        if observation.legal_actions:
-            any(map(mask.__setitem__, legal_indices(self._codec, observation), _ONES))
+        legal = observation.legal_actions
+        if legal:
+            try:
+                indices = self._indices(legal)  # type: ignore[misc]  # None: not a TableCodec
+            except (KeyError, TypeError, AttributeError):
+                # Not a TableCodec, or an unknown action: looked up one by one (the
+                # error names the action).
+                indices = legal_indices(self._codec, observation)
+            any(map(mask.__setitem__, indices, _ONES))
         if self._buffer is not None:
             encoded = np.frombuffer(self._buffer(observation), np.float32)
         else:

@@ -33,7 +33,7 @@ from cardcore.arena._stats import (
     openskill_ratings,
 )
 from cardcore.arena._store import ArenaError, GameRow, Store
-from cardcore.arena._worker import Job, Result, stop_bot_processes
+from cardcore.arena._worker import Job, Result, host_preferences, stop_bot_processes
 
 __all__ = ["DEFAULT_TIME_LIMIT", "make_job", "run_arena"]
 
@@ -94,8 +94,14 @@ def make_job(
     teams: Sequence[Sequence[int]] | None,
     max_decisions: int,
     isolated: Sequence[bool] = (),
+    prefer: Mapping[str, str] | None = None,
 ) -> Job:
-    """The plain-data job of one game: deal ``deal`` in arrangement number ``index``."""
+    """The plain-data job of one game: deal ``deal`` in arrangement number ``index``.
+
+    ``prefer`` is the plugin host's choice among providers of one id (see
+    :class:`cardcore.PluginHost`): the worker and the bots' processes build their host
+    with it, so that they play the game and bots the arena process chose.
+    """
     entries = config.bots
     return {
         "game": config.game,
@@ -115,6 +121,7 @@ def make_job(
         "bot_seeds": [bot_seed(config.seed, deal, index, s) for s in range(len(arrangement))],
         "time_limit": config.time_limit,
         "isolated": [bool(isolated and isolated[e]) for e in arrangement],
+        "prefer": dict(sorted((prefer or {}).items())),
     }
 
 
@@ -170,7 +177,11 @@ def _executor(workers: int, scheduler: Any, jobs: int) -> Executor:
 
 
 def _check_bots(
-    entries: Sequence[BotEntry], game: Any, host: PluginHost, isolated: Sequence[bool]
+    entries: Sequence[BotEntry],
+    game: Any,
+    host: PluginHost,
+    isolated: Sequence[bool],
+    prefer: Mapping[str, str],
 ) -> None:
     """Build every bot once, so that a bad name or option fails before any game.
 
@@ -179,7 +190,7 @@ def _check_bots(
     """
     for e, alone in zip(entries, isolated, strict=True):
         if alone:
-            with IsolatedBot(e.name, game, seed=0, options=dict(e.options)) as probe:
+            with IsolatedBot(e.name, game, seed=0, options=dict(e.options), prefer=prefer) as probe:
                 failure = probe.build(START_SECONDS)
             if failure is not None:
                 raise ArenaError(f"bot {e.label!r} {failure}")
@@ -212,6 +223,7 @@ def run_arena(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     progress: bool | None = False,
     isolation: str = "auto",
+    host: PluginHost | None = None,
 ) -> ArenaResult:
     """Run (or resume) a duplicate-deal tournament and return per-bot statistics.
 
@@ -249,6 +261,9 @@ def run_arena(
             processes of their own, fed only serialised observations; ``process`` runs
             every bot so; ``none`` runs every bot in the worker that holds the game
             state (see ``docs/how-to/hidden-information.md``).
+        host: the plugin host that provides the game and bots (default: the installed
+            plugins); its preferences (``PluginHost(prefer=...)``) reach every worker
+            and bot process, which build their own host with them.
 
     Returns:
         The statistics of the run's first ``games`` deals.
@@ -264,7 +279,7 @@ def run_arena(
         raise ArenaError(f"isolation must be one of {', '.join(ISOLATIONS)}, not {isolation!r}")
     if seating not in SEATINGS:
         raise ArenaError(f"seating must be one of {', '.join(SEATINGS)}, not {seating!r}")
-    host = default_host()
+    host = host or default_host()
     spec = host.game_spec(game)
     game_obj = host.load_game(game, preset=preset, **dict(options or {}))
     try:
@@ -290,7 +305,8 @@ def run_arena(
             f"one run may hold ({MAX_GAMES}); use fewer deals or --seating rotate"
         )
     isolated = isolated_entries(entries, isolation, host)
-    _check_bots(entries, game_obj, host, isolated)
+    prefer = host_preferences(host)
+    _check_bots(entries, game_obj, host, isolated, prefer)
     config = ArenaConfig(
         game=game,
         preset=preset,
@@ -326,6 +342,7 @@ def run_arena(
                             teams=teams,
                             max_decisions=max_decisions,
                             isolated=isolated,
+                            prefer=prefer,
                         )
 
         with Progress(games * len(plan), reused, enabled=progress) as bar:

@@ -26,7 +26,7 @@ import attrs
 
 from cardcore._engine import TIME_MARGIN, MatchRecord, Watch
 from cardcore._game import Game, Outcome
-from cardcore._host import default_host
+from cardcore._host import PluginHost, default_host
 from cardcore._isolation import BotProcess, IsolatedBot
 from cardcore.arena._bots import make_bot
 
@@ -82,9 +82,32 @@ def stop_bot_processes() -> None:
     _PROCESSES.clear()
 
 
+def host_preferences(host: PluginHost) -> dict[str, str]:
+    """The ids ``host`` takes from a chosen provider (``PluginHost(prefer=...)``), sorted.
+
+    Jobs carry them so that a worker, and each bot process, builds a host that makes the
+    same choices as the arena process's.
+    """
+    prefer: dict[str, str] = host._prefer  # PluginHost keeps no public copy
+    return dict(sorted(prefer.items()))
+
+
 @functools.lru_cache(maxsize=8)
-def _load_game(name: str, preset: str, options_json: str) -> Game[Any, Any, Any]:
-    return default_host().load_game(name, preset=preset, **json.loads(options_json))
+def host_for(prefer: tuple[tuple[str, str], ...] | None) -> PluginHost:
+    """The plugin host of a job's preferences, built once per process (``None``: default)."""
+    return default_host() if prefer is None else PluginHost(prefer=dict(prefer))
+
+
+def _prefer_key(job: Job) -> tuple[tuple[str, str], ...] | None:
+    prefer = job.get("prefer")
+    return None if prefer is None else tuple(sorted(prefer.items()))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_game(
+    name: str, preset: str, options_json: str, prefer: tuple[tuple[str, str], ...] | None
+) -> Game[Any, Any, Any]:
+    return host_for(prefer).load_game(name, preset=preset, **json.loads(options_json))
 
 
 def _record(job: Job, outcome: Outcome | None = None) -> MatchRecord:
@@ -126,22 +149,7 @@ def play_job(job: Job, watch: Watch | None = None) -> Result:
     next games. With ``watch``, the caller enforces the time limit of in-process bots
     (it stops this process); without one, nothing does.
     """
-    t0 = time.perf_counter()
-    try:
-        game = _load_game(job["game"], job["preset"], json.dumps(job["options"], sort_keys=True))
-    except Exception as e:  # noqa: BLE001 - a worker that cannot build the game reports it
-        return error_result(job, f"cannot build the game here: {type(e).__name__}: {e}")
-    try:
-        match = _match(job, game, watch)
-    except _CannotStart as e:
-        return forfeit_result(job, e.seat, e.reason, time.perf_counter() - t0)
-    except Exception as e:  # noqa: BLE001 - the rules failed, not a bot
-        return error_result(job, f"the game failed: {type(e).__name__}: {e}")
-    try:
-        record = match.run()
-    except Exception as e:  # noqa: BLE001 - the rules failed, not a bot
-        return error_result(job, f"the game failed: {type(e).__name__}: {e}")
-    return _done(job, record, t0)
+    return _play(job, watch, watched=False)
 
 
 def _done(job: Job, record: MatchRecord, t0: float) -> Result:
@@ -162,6 +170,7 @@ def _match(job: Job, game: Game[Any, Any, Any], watch: Watch | None) -> Any:
     from cardcore._engine import _Match
 
     isolated = job.get("isolated") or [False] * len(job["seat_bots"])
+    host = host_for(_prefer_key(job))
     bots: list[Any] = []
     for seat, (name, options) in enumerate(job["seat_bots"]):
         seed = job["bot_seeds"][seat]
@@ -174,11 +183,12 @@ def _match(job: Job, game: Game[Any, Any, Any], watch: Watch | None) -> Any:
                     options=options,
                     process=_seat_process(seat),
                     name=job["labels"][seat],
+                    prefer=job.get("prefer"),
                 )
             )
             continue
         try:
-            bots.append(make_bot(name, options, game, seed=seed))
+            bots.append(make_bot(name, options, game, seed=seed, host=host))
         except Exception as e:  # noqa: BLE001 - a bot that cannot start forfeits
             reason = f"seat {seat} could not start: {type(e).__name__}: {e}"
             raise _CannotStart(seat, reason) from None
@@ -218,19 +228,33 @@ def play_job_watched(job: Job) -> Result:
     """
     if job.get("time_limit") is None:
         return play_job(job)
+    return _play(job, None, watched=True)
+
+
+def _play(job: Job, watch: Watch | None, *, watched: bool) -> Result:
+    """Build the game and bots of a job and play it: in this thread, or ``watched`` from it.
+
+    Never raises for a bot: one that cannot be built forfeits; an exception of the game
+    itself (a rules bug) gives an ``error`` result.
+    """
     t0 = time.perf_counter()
     try:
-        game = _load_game(job["game"], job["preset"], json.dumps(job["options"], sort_keys=True))
+        game = _load_game(
+            job["game"],
+            job["preset"],
+            json.dumps(job["options"], sort_keys=True),
+            _prefer_key(job),
+        )
     except Exception as e:  # noqa: BLE001 - a worker that cannot build the game reports it
         return error_result(job, f"cannot build the game here: {type(e).__name__}: {e}")
     try:
-        match = _match(job, game, None)
+        match = _match(job, game, watch)
     except _CannotStart as e:
         return forfeit_result(job, e.seat, e.reason, time.perf_counter() - t0)
     except Exception as e:  # noqa: BLE001 - the rules failed, not a bot
         return error_result(job, f"the game failed: {type(e).__name__}: {e}")
     try:
-        record = match.run_watched()
+        record = match.run_watched() if watched else match.run()
     except Exception as e:  # noqa: BLE001 - the rules failed, not a bot
         return error_result(job, f"the game failed: {type(e).__name__}: {e}")
     return _done(job, record, t0)
