@@ -477,3 +477,10 @@ def test_a_module_declaring_a_plugin_record_registers_it() -> None:
     host.register(cardcore_highcard.hooks, name="highcard")
     assert list(host.games()) == ["highcard"] and host.problems == ()
     assert host.plugins[-1].module == "cardcore_highcard.hooks:plugin"
+
+
+def test_the_preferences_are_readable_and_not_writable() -> None:
+    host = PluginHost(load_entrypoints=False, prefer={"nyuri": "cardcore-nyuri"})
+    assert dict(host.prefer) == {"nyuri": "cardcore-nyuri"}
+    with pytest.raises(TypeError):
+        host.prefer["box"] = "x"  # type: ignore[index]

@@ -313,6 +313,11 @@ class PluginHost:
         return tuple(self._plugins)
 
     @property
+    def prefer(self) -> Mapping[str, str]:
+        """The provider chosen for each contested id (``prefer=`` or ``CARDCORE_PREFER``)."""
+        return types.MappingProxyType(self._prefer)
+
+    @property
     def problems(self) -> tuple[PluginProblem, ...]:
         """Plugins that failed to load or register, with the reason."""
         self._collect()

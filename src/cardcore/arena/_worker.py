@@ -88,8 +88,7 @@ def host_preferences(host: PluginHost) -> dict[str, str]:
     Jobs carry them so that a worker, and each bot process, builds a host that makes the
     same choices as the arena process's.
     """
-    prefer: dict[str, str] = host._prefer  # PluginHost keeps no public copy
-    return dict(sorted(prefer.items()))
+    return dict(sorted(host.prefer.items()))
 
 
 @functools.lru_cache(maxsize=8)
