@@ -1,4 +1,8 @@
-"""Fixtures of the docs test: the wheels and the fresh venvs, built once per session."""
+"""Fixtures of the docs test: the wheels and the fresh venvs, built once per session.
+
+Every test that uses them runs in one worker when pytest runs in parallel (see
+``tests/conftest.py``), which also prints the summary of the documentation blocks.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,6 @@ if str(ROOT) not in sys.path:  # the support modules are imported as tests.docs.
     sys.path.insert(0, str(ROOT))
 
 from tests.docs.freshenv import Venv, Wheels, build_wheels, fresh_venv  # noqa: E402
-from tests.docs.runner import REPORT  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -35,17 +38,3 @@ def docs_venv(wheels: Wheels) -> Venv:
 def plain_venv(wheels: Wheels) -> Venv:
     """A venv with what a user installs for one game: cardcore, cardcore-noddy and pytest."""
     return fresh_venv("plain", ["cardcore", "cardcore-noddy", "pytest"], wheels)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """List the documentation blocks that were not run, and why."""
-    if not (REPORT.ran or REPORT.not_run):
-        return
-    write = terminalreporter.write_line
-    terminalreporter.section("documentation examples")
-    write(
-        f"{len(REPORT.ran)} blocks run, {len(REPORT.not_run)} not run (marked), "
-        f"{len(REPORT.fragments)} fragments of files (```py, shown only)"
-    )
-    for line in REPORT.not_run:
-        write(f"  not run: {line}")
