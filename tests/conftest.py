@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 _SHARED_SCOPES = frozenset({"class", "module", "package", "session"})
+_SAFE_ACROSS_WORKERS = frozenset({"tests/docs::wheels"})
+"""Wide fixtures that are made once per run for all workers (under a lock) and only read."""
 
 
 def _shared_fixtures(item: pytest.Item) -> set[str]:
@@ -30,9 +32,10 @@ def _shared_fixtures(item: pytest.Item) -> set[str]:
     found: set[str] = set()
     for name in info.names_closure:
         for fixturedef in info.name2fixturedefs.get(name, ()):
+            key = f"{fixturedef.baseid}::{name}"
             if fixturedef.scope in _SHARED_SCOPES and fixturedef.baseid:
-                found.add(f"{fixturedef.baseid}::{name}")
-    return found
+                found.add(key)
+    return found - _SAFE_ACROSS_WORKERS
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist names the tests by their group
