@@ -11,6 +11,7 @@ all, in their usual order, and makes the fixture once, as a serial run would.
 from __future__ import annotations
 
 import sys
+from collections.abc import Generator
 from typing import Any
 
 import pytest
@@ -38,16 +39,35 @@ def _shared_fixtures(item: pytest.Item) -> set[str]:
     return found - _SAFE_ACROSS_WORKERS
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist names the tests by their group
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)  # before any plugin's hook: xdist names tests by their group
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> Generator[None, None, None]:
     """Group the tests that share a wider-scoped fixture (see the module's docstring).
 
-    Two tests that share any such fixture are in one group, so a chain (the docs pages use
-    the docs venv, the plain-install tests the plain venv, and both venvs the wheels) runs
-    in one worker.
+    A wrapper, so the marks are there before xdist's own hook reads them.
     """
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
+    grouping = config.pluginmanager.hasplugin("xdist")
+    if grouping:
+        _group_by_shared_fixtures(items)
+    yield
+    if grouping and getattr(config.option, "loadgroup", False):  # a worker of loadgroup
+        lost = [
+            i.nodeid for i in items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid
+        ]
+        if lost:
+            raise pytest.UsageError(
+                f"pytest-xdist did not put {lost[0]} (and {len(lost) - 1} more) in its group: "
+                "this pytest and pytest-xdist do not work together for --dist loadgroup"
+            )
+
+
+def _group_by_shared_fixtures(items: list[pytest.Item]) -> None:
+    """Mark each test with an ``xdist_group``: tests that share any wide fixture share one.
+
+    Sharing chains: if one test uses fixtures A and B and another only B, all three are in
+    A's group.
+    """
     parent: dict[str, str] = {}
 
     def root(key: str) -> str:
