@@ -34,8 +34,13 @@ browser:
 	  echo "installing chromium and chromium-driver (apt-get)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
+# pytest runs on every core (pytest-xdist); the tests that share a fixture wider than one
+# test run in one worker, in order (see tests/conftest.py). Hypothesis uses its `ci` profile:
+# derandomized, no deadline, no example database. `make pytest PYTEST_WORKERS=0` runs serially.
+PYTEST_WORKERS ?= auto
+
 pytest: $(STAMP) browser
-	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider --hypothesis-profile=ci -n $(PYTEST_WORKERS) --dist loadgroup
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site

@@ -96,6 +96,16 @@ def build_wheels(folder: Path) -> Wheels:
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"building the wheels failed:\n{done.stdout}\n{done.stderr}")
+    return built_wheels(folder)
+
+
+def built_wheels(folder: Path) -> Wheels:
+    """The wheels that :func:`build_wheels` built into ``folder`` earlier.
+
+    Raises:
+        RuntimeError: a distribution's wheel is missing.
+    """
+    dirs = project_dirs()
     files = {normalise(w.name.split("-")[0]): w for w in folder.glob("*.whl")}
     by_name: dict[str, Path] = {}
     by_source: dict[str, Path] = {}
