@@ -72,6 +72,7 @@ class CardAction:
     key: ClassVar[Callable[[int], Any] | None]
     _shared: ClassVar[dict[int, Any]]
     _singles: ClassVar[tuple[Any, ...] | None]
+    _by_suit: ClassVar[tuple[dict[int, tuple[Any, ...]], ...]]
 
     cards: tuple[Card, ...]
     mask: int
@@ -150,7 +151,9 @@ class CardAction:
         if singles is None:
             if 1 not in cls.sizes:
                 raise ValueError(f"{cls.verb} does not take a single card")
-            singles = cls._singles = tuple(cls.from_mask(1 << c) for c in range(52))
+            singles = tuple(cls.from_mask(1 << c) for c in range(52))
+            cls._by_suit = tuple(_SuitSingles(singles, 13 * s) for s in range(4))
+            cls._singles = singles
         return singles[card_id]  # type: ignore[no-any-return]
 
     @classmethod
@@ -158,7 +161,9 @@ class CardAction:
         """The single-card action of each card of a mask, in card id order.
 
         For legal actions such as "play any card of the hand": ``Play.singles(hand)``.
-        Masks of up to three cards (a small hand) are read without a loop.
+        Masks of up to three cards (a small hand) are read without a loop; a larger one is
+        put together from the tuples of its four suits, each built once per class and
+        rank pattern, on first use.
 
         Raises:
             ValueError: ``mask`` is not a card mask, or the class takes no single card.
@@ -181,7 +186,13 @@ class CardAction:
         c = rest & -rest
         if rest == c:
             return (table[a.bit_length() - 1], table[b.bit_length() - 1], table[c.bit_length() - 1])
-        return tuple(table[i] for i in range(52) if (mask >> i) & 1)
+        clubs, diamonds, hearts, spades = cls._by_suit  # a larger hand: suit by suit
+        return (
+            clubs[mask & 8191]
+            + diamonds[(mask >> 13) & 8191]
+            + hearts[(mask >> 26) & 8191]
+            + spades[mask >> 39]
+        )
 
     @classmethod
     def parse(cls, text: str) -> Self:
@@ -243,6 +254,25 @@ class CardAction:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
+
+
+class _SuitSingles(dict[int, tuple[Any, ...]]):
+    """One suit's single-card actions by rank pattern (13 bits), each built when first read.
+
+    At most 8,192 entries per suit; a read of a pattern met before is one dict look-up.
+    """
+
+    __slots__ = ("_base", "_singles")
+
+    def __init__(self, singles: tuple[Any, ...], base: int) -> None:
+        super().__init__()
+        self._singles = singles
+        self._base = base
+
+    def __missing__(self, bits: int) -> tuple[Any, ...]:
+        base, singles = self._base, self._singles
+        found = self[bits] = tuple(singles[base + r] for r in range(13) if (bits >> r) & 1)
+        return found
 
 
 _set_cards: Final[Callable[[CardAction, tuple[Card, ...]], None]] = CardAction.__dict__[
