@@ -30,7 +30,7 @@ from cardcore_nestors import (
     two_card_winner,
 )
 from cardcore_nestors.cards import DECK_IDS, points_of
-from cardcore_nestors.invariants import hand_sizes
+from cardcore_nestors.rules import hand_sizes
 from cardcore_nestors.state import EMPTY_ORDERS, HAND, LAYOUT, ROW, TRICK, WON
 
 RANK = {"A": 14, "J": 11, "10": 10}

@@ -2,11 +2,11 @@
 
 A cardcore game plugin: ``cardcore.load_game("nestors", preset="pagat")``. Its modules
 follow the plugin anatomy, each importing only those listed after it: ``hooks``
-(registration), ``bots``, ``encoding`` and ``invariants`` (the heuristic bot and the
-search hints, the RL codec, the spec's invariants), ``rules`` (the :class:`Nestors`
-game), ``auction`` and ``tricks`` (the moves), ``deal`` (dealing, and scoring the end of
-a hand), ``render`` (an observation as text), ``state`` (state, zones, observation),
-``actions`` (actions and their text), ``cards`` (card masks and points) and ``options``
+(registration), ``bots`` and ``encoding`` (the heuristic bot and the search hints, the
+RL codec), ``rules`` (the :class:`Nestors` game and the spec's invariants), ``auction``
+and ``tricks`` (the moves), ``deal`` (the deals, and scoring the end of a hand),
+``cards`` (card masks and points), ``render`` (an observation as text), ``state``
+(state, zones, observation), ``actions`` (actions and their text) and ``options``
 (variants, presets).
 """
 
@@ -22,9 +22,8 @@ from cardcore_nestors.actions import (
 )
 from cardcore_nestors.bots import NestorsHeuristic
 from cardcore_nestors.cards import card_points
-from cardcore_nestors.invariants import check_invariants
 from cardcore_nestors.options import MAX_BID, PRESETS, TEAMS, NestorsOptions
-from cardcore_nestors.rules import Nestors
+from cardcore_nestors.rules import Nestors, check_invariants
 from cardcore_nestors.state import (
     LAYOUT,
     DealInfo,

@@ -16,7 +16,6 @@ from typing import Final, final
 import attrs
 
 from cardcore import CardAction, Rank, parse_card, parse_cards
-from cardcore_nestors.cards import TRUMP_RANKS
 from cardcore_nestors.options import MAX_BID
 
 __all__ = [
@@ -25,6 +24,7 @@ __all__ = [
     "PASS_BIDS_FROM",
     "PASS_ONLY",
     "TRUMPS",
+    "TRUMP_RANKS",
     "Bid",
     "Leave",
     "NestorsAction",
@@ -99,6 +99,9 @@ class Leave(CardAction, verb="leave"):
 
     __slots__ = ()
 
+
+TRUMP_RANKS: Final = (14, 11, 10)
+"""The ranks that can be named trump: A, J and 10 (NS-4.7)."""
 
 NestorsAction = Bid | Pass | Trump | Take | Play | Leave
 """Any Nestors action."""

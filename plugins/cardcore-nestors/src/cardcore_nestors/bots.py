@@ -8,9 +8,9 @@ from typing import Final, final
 
 from cardcore import SPECTATOR, Card
 from cardcore_nestors.actions import Bid, NestorsAction, Pass, Play, Take, Trump
-from cardcore_nestors.cards import DECK, SUIT_MASK, card_points
+from cardcore_nestors.cards import SUIT_MASK, card_points
 from cardcore_nestors.rules import Nestors
-from cardcore_nestors.state import HAND, ROW, TRICK, NestorsObservation, NestorsState, Phase
+from cardcore_nestors.state import DECK, HAND, ROW, TRICK, NestorsObservation, NestorsState, Phase
 from cardcore_nestors.tricks import trick_winner, two_card_winner
 
 __all__ = ["NestorsHeuristic", "hand_number", "match_value"]

@@ -1,7 +1,8 @@
 """Nestors' cards as the rules see them: ids, masks of suits and ranks, and card points.
 
 Inside the rules a card is its integer id (``suit * 13 + rank - 2``) and a set of cards
-an ``int`` bitmask, as in the core's card table. The deck is the 36 cards from 6 to ace.
+an ``int`` bitmask, as in the core's card table. The deck is the 36 cards from 6 to ace
+(``state.DECK``); the trump ranks are those a ``trump`` action names (``actions.TRUMP_RANKS``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from cardcore import DECK_36, Card, Suit, card_ids
+from cardcore import Card, Suit, card_ids
+from cardcore_nestors.actions import TRUMP_RANKS
+from cardcore_nestors.state import DECK, DECK_IDS
 
 __all__ = [
     "DECK",
@@ -29,16 +32,10 @@ __all__ = [
     "points_of",
 ]
 
-DECK_IDS: Final = tuple(c.id for c in DECK_36)
-"""The ids of the 36 cards, in id order (the order a deck is shuffled from)."""
-DECK: Final = sum(1 << c for c in DECK_IDS)
-"""The 36 cards as a mask."""
 SUIT_MASK: Final = tuple(sum(1 << c for c in DECK_IDS if c // 13 == s) for s in range(4))
 """Per suit (clubs, diamonds, hearts, spades), its nine cards."""
 RANK_MASK: Final = {r: sum(1 << c for c in DECK_IDS if c % 13 + 2 == r) for r in range(6, 15)}
 """Per rank (6 to 14 = ace), its four cards."""
-TRUMP_RANKS: Final = (14, 11, 10)
-"""The ranks that can be named trump: A, J and 10 (NS-4.7)."""
 HIGH: Final = RANK_MASK[14] | RANK_MASK[11] | RANK_MASK[10]
 """The A, J and 10 of every suit: only a player holding one may bid (NS-4.2)."""
 SPADES: Final = SUIT_MASK[Suit.SPADES]

@@ -11,8 +11,6 @@ from typing import Final
 
 from cardcore import Card, CardTable, rng_shuffle
 from cardcore_nestors.cards import (
-    DECK,
-    DECK_IDS,
     SPADES,
     cards_text,
     lowest,
@@ -21,6 +19,8 @@ from cardcore_nestors.cards import (
 )
 from cardcore_nestors.options import NestorsOptions, max_deals
 from cardcore_nestors.state import (
+    DECK,
+    DECK_IDS,
     EMPTY_ORDERS,
     HAND,
     HOLE,

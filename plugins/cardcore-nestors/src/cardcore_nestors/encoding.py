@@ -26,8 +26,7 @@ from cardcore.adapters import (
     one_hot,
     scaled,
 )
-from cardcore_nestors.actions import Bid, Leave, NestorsAction, Pass, Play, Take, Trump
-from cardcore_nestors.cards import TRUMP_RANKS
+from cardcore_nestors.actions import TRUMP_RANKS, Bid, Leave, NestorsAction, Pass, Play, Take, Trump
 from cardcore_nestors.options import MAX_BID
 from cardcore_nestors.rules import Nestors
 from cardcore_nestors.state import DealInfo, MatchInfo, NestorsObservation, Phase, PlayInfo

@@ -15,6 +15,7 @@ from typing import Any, Final, final
 import attrs
 
 from cardcore import (
+    DECK_36,
     SPECTATOR,
     Card,
     CardTable,
@@ -35,9 +36,10 @@ from cardcore_nestors.actions import (
     Trump,
     parse_action,
 )
-from cardcore_nestors.cards import DECK
 
 __all__ = [
+    "DECK",
+    "DECK_IDS",
     "EMPTY_ORDERS",
     "HAND",
     "HOLE",
@@ -65,6 +67,11 @@ __all__ = [
 ]
 
 # ---- layout ------------------------------------------------------------------------
+
+DECK_IDS: Final = tuple(c.id for c in DECK_36)
+"""The ids of the 36 cards (6 to ace), in id order (the order a deck is shuffled from)."""
+DECK: Final = sum(1 << c for c in DECK_IDS)
+"""The 36 cards as a mask."""
 
 STOCK: Final = 0
 """Zone: the face-down deck (the 12 undealt cards after the first deal)."""

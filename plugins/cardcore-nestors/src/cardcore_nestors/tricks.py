@@ -15,7 +15,6 @@ from typing import Final
 from cardcore import Card, CardTable, IllegalActionError
 from cardcore_nestors.actions import Leave, Play, Take
 from cardcore_nestors.cards import (
-    DECK,
     RANK_MASK,
     RANK_WORD,
     SCORING,
@@ -29,6 +28,7 @@ from cardcore_nestors.cards import (
 from cardcore_nestors.deal import score_hand
 from cardcore_nestors.options import NestorsOptions
 from cardcore_nestors.state import (
+    DECK,
     EMPTY_ORDERS,
     HAND,
     LAYOUT,
