@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from cardcore import CardTable
 from cardcore_nestors import (
     LAYOUT,
     DealInfo,
@@ -23,7 +22,6 @@ from cardcore_nestors.state import (
     new_observation,
     new_play,
     new_state,
-    new_table,
     new_trick,
 )
 from cardcore_nestors.tricks import to_trick
@@ -66,9 +64,6 @@ def test_fast_constructors_build_the_attrs_records() -> None:
             rf = (r.number, r.leader, r.cards, r.carry, r.winner, r.left)
             assert new_trick(*rf) == TrickRecord(*rf)
             assert type(new_trick(*rf)) is TrickRecord
-        t = s.table
-        ft = new_table(t.masks, t.orders, t.known)
-        assert type(ft) is CardTable and ft == CardTable(LAYOUT, t.masks, t.orders, t.known)
         seat = s.current if s.current is not None else 0
         obs = game.observe(s, seat)
         of = (

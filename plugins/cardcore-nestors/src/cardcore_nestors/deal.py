@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from cardcore import Card, CardTable, rng_shuffle
+from cardcore import Card, CardTable, new_table, rng_shuffle
 from cardcore_nestors.cards import (
     SPADES,
     cards_text,
@@ -24,6 +24,7 @@ from cardcore_nestors.state import (
     EMPTY_ORDERS,
     HAND,
     HOLE,
+    LAYOUT,
     NO_PLAY,
     NUM_ZONES,
     ROW,
@@ -37,7 +38,6 @@ from cardcore_nestors.state import (
     Phase,
     PlayInfo,
     TrickRecord,
-    new_table,
 )
 
 __all__ = [
@@ -100,7 +100,7 @@ def dealt_table(order: Sequence[int], dealer: int) -> CardTable:
     orders: list[tuple[int, ...]] = list(EMPTY_ORDERS)
     orders[STOCK] = tuple(reversed(rest))
     known = tuple(masks[HAND + s] | row for s in range(4))
-    return new_table(tuple(masks), tuple(orders), known)
+    return new_table((LAYOUT, tuple(masks), tuple(orders), known))
 
 
 def deal_state(
@@ -139,7 +139,7 @@ def second_deal(table: CardTable, dealer: int, bidder: int) -> CardTable:
         masks[HAND + seat] |= m
         known[seat] |= m
     masks[STOCK] = 0
-    return new_table(tuple(masks), EMPTY_ORDERS, tuple(known))
+    return new_table((LAYOUT, tuple(masks), EMPTY_ORDERS, tuple(known)))
 
 
 def score_hand(
@@ -171,7 +171,7 @@ def score_hand(
     masks[ROW] = 0
     masks[TRICK] = 0
     masks[WON + team] |= taken
-    table = new_table(tuple(masks), EMPTY_ORDERS, table.known)
+    table = new_table((LAYOUT, tuple(masks), EMPTY_ORDERS, table.known))
     p = state.play
     points = list(p.points)
     points[team] += mask_points(taken, points_of(d.trump)) + 5

@@ -62,7 +62,6 @@ __all__ = [
     "new_observation",
     "new_play",
     "new_state",
-    "new_table",
     "new_trick",
 ]
 
@@ -108,13 +107,6 @@ NUM_ZONES: Final = len(LAYOUT.zones)
 """How many zones the table has."""
 EMPTY_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * NUM_ZONES
 """The zone orders of a table whose ordered zones (stock, trick) are empty."""
-
-
-def new_table(
-    masks: tuple[int, ...], orders: tuple[tuple[int, ...], ...], known: tuple[int, ...]
-) -> CardTable:
-    """A table of the Nestors layout: ``CardTable(LAYOUT, masks, orders, known)``."""
-    return CardTable(LAYOUT, masks, orders, known)
 
 
 # ---- records -----------------------------------------------------------------------

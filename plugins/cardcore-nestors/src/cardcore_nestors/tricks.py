@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from cardcore import Card, CardTable, IllegalActionError
+from cardcore import Card, CardTable, IllegalActionError, new_table
 from cardcore_nestors.actions import Leave, Play, Take
 from cardcore_nestors.cards import (
     RANK_MASK,
@@ -41,7 +41,6 @@ from cardcore_nestors.state import (
     TrickRecord,
     new_play,
     new_state,
-    new_table,
     new_trick,
 )
 
@@ -136,11 +135,13 @@ def to_trick(table: CardTable, card: int, src: int) -> CardTable:
     masks[src] ^= bit
     masks[TRICK] |= bit
     k0, k1, k2, k3 = table[3]
-    return CardTable(
-        LAYOUT,
-        tuple(masks),
-        ((), (), (), (), (), (), (), (*table[2][TRICK], card), (), ()),
-        (k0 | bit, k1 | bit, k2 | bit, k3 | bit),
+    return new_table(
+        (
+            LAYOUT,
+            tuple(masks),
+            ((), (), (), (), (), (), (), (*table[2][TRICK], card), (), ()),
+            (k0 | bit, k1 | bit, k2 | bit, k3 | bit),
+        )
     )
 
 
@@ -205,7 +206,7 @@ def take_row(options: NestorsOptions, state: NestorsState, action: Take) -> Nest
         last_trick=record,
     )
     return NestorsState(
-        table=new_table(tuple(masks), EMPTY_ORDERS, t.known),
+        table=new_table((LAYOUT, tuple(masks), EMPTY_ORDERS, t.known)),
         rng=state.rng,
         phase=Phase.PLAY,
         current=leader,
@@ -302,5 +303,5 @@ def leave_carry(options: NestorsOptions, state: NestorsState, action: Leave) -> 
         play = new_play(trick, leader, (w0, w1 + 1), (p0, p1 + gain), p.voids, record)
     else:
         play = new_play(trick, leader, (w0 + 1, w1), (p0 + gain, p1), p.voids, record)
-    table = new_table(tuple(masks), EMPTY_ORDERS, t[3])
+    table = new_table((LAYOUT, tuple(masks), EMPTY_ORDERS, t[3]))
     return new_state(table, state.rng, Phase.PLAY, leader, state.match, d, play)
