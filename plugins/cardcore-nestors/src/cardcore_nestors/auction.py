@@ -14,10 +14,12 @@ from cardcore_nestors.deal import after_deal, second_deal
 from cardcore_nestors.options import MAX_BID, NestorsOptions
 from cardcore_nestors.state import (
     HAND,
+    PH_AUCTION,
+    PH_LEAD,
+    PH_TRUMP,
     DealInfo,
     HandResult,
     NestorsState,
-    Phase,
     PlayInfo,
     new_deal,
     new_state,
@@ -45,13 +47,13 @@ def call_pass(options: NestorsOptions, state: NestorsState, action: Pass) -> Nes
     deal = new_deal(d.number, d.dealer, (*d.calls, (seat, 0)), passed, d.high, d.bidder, 0)
     if passed.bit_count() < 3:
         current = next_caller(seat, passed)
-        phase = Phase.AUCTION
+        phase = PH_AUCTION
     elif d.bidder is not None:  # NS-4.3: the player left holds the high bid
         current = d.bidder
-        phase = Phase.TRUMP
+        phase = PH_TRUMP
     elif state.table[1][HAND + d.dealer] & HIGH:  # NS-4.4: the dealer must bid
         current = d.dealer
-        phase = Phase.AUCTION
+        phase = PH_AUCTION
     else:  # NS-4.5: void hand, the same dealer deals again
         result = HandResult(deal=d.number, dealer=d.dealer, void=True)
         return after_deal(options, state, d.dealer, state.match.scores, None, result)
@@ -76,9 +78,9 @@ def call_bid(options: NestorsOptions, state: NestorsState, action: Bid) -> Nesto
         raise IllegalActionError(action, f"you must bid more than {d.high}")
     deal = new_deal(d.number, d.dealer, (*d.calls, (seat, b)), d.passed, b, seat, 0)
     if d.passed.bit_count() == 3:  # the forced dealer's bid ends the auction
-        phase, current = Phase.TRUMP, seat
+        phase, current = PH_TRUMP, seat
     else:
-        phase, current = Phase.AUCTION, next_caller(seat, d.passed)
+        phase, current = PH_AUCTION, next_caller(seat, d.passed)
     return new_state(state.table, state.rng, phase, current, state.match, deal, state.play)
 
 
@@ -109,7 +111,7 @@ def name_trump(options: NestorsOptions, state: NestorsState, action: Trump) -> N
     return NestorsState(
         table=second_deal(state.table, d.dealer, seat),
         rng=state.rng,
-        phase=Phase.LEAD,
+        phase=PH_LEAD,
         current=seat,
         match=state.match,
         deal=deal,

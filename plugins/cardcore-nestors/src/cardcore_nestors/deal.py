@@ -27,6 +27,9 @@ from cardcore_nestors.state import (
     LAYOUT,
     NO_PLAY,
     NUM_ZONES,
+    PH_AUCTION,
+    PH_OVER,
+    PH_PLAY,
     ROW,
     STOCK,
     TRICK,
@@ -35,7 +38,6 @@ from cardcore_nestors.state import (
     HandResult,
     MatchInfo,
     NestorsState,
-    Phase,
     PlayInfo,
     TrickRecord,
 )
@@ -110,7 +112,7 @@ def deal_state(
     return NestorsState(
         table=table,
         rng=rng,
-        phase=Phase.AUCTION,
+        phase=PH_AUCTION,
         current=(dealer + 1) % 4,
         match=match,
         deal=DealInfo(
@@ -211,7 +213,7 @@ def score_hand(
     ended = NestorsState(
         table=table,
         rng=state.rng,
-        phase=Phase.PLAY,
+        phase=PH_PLAY,
         current=None,
         match=state.match,
         deal=d,
@@ -269,7 +271,7 @@ def after_deal(
         return NestorsState(
             table=state.table,
             rng=state.rng,
-            phase=Phase.OVER,
+            phase=PH_OVER,
             current=None,
             match=match,
             deal=state.deal,

@@ -57,6 +57,13 @@ from cardcore_nestors.state import (
     HOLE,
     LAYOUT,
     NUM_ZONES,
+    PH_AUCTION,
+    PH_LEAD,
+    PH_LEAVE,
+    PH_OVER,
+    PH_PLAY,
+    PH_TAKE,
+    PH_TRUMP,
     ROW,
     STOCK,
     TRICK,
@@ -180,7 +187,7 @@ class Nestors:
             return ()
         t = state.table
         masks = t[1]  # the table's masks (by index: a named tuple's fields read slower)
-        if phase is Phase.PLAY:
+        if phase is PH_PLAY:
             hand = masks[HAND + seat]
             played = t[2][TRICK]
             if len(played) == 2 and state.play.trick < 12:  # C's obligations (NS-4.13)
@@ -188,9 +195,9 @@ class Nestors:
                 if hand & req:
                     hand &= req | RANK_MASK[state.deal.trump]
             return Play.singles(hand)
-        if phase is Phase.LEAVE:
+        if phase is PH_LEAVE:
             return Leave.singles(masks[TRICK] | masks[ROW])
-        if phase is Phase.AUCTION:
+        if phase is PH_AUCTION:
             d = state.deal
             if masks[HAND + seat] & HIGH:
                 low = max(self.options.min_bid, d.high + 5)
@@ -200,12 +207,12 @@ class Nestors:
             if d.passed.bit_count() == 3:
                 return ()
             return PASS_ONLY
-        if phase is Phase.TRUMP:
+        if phase is PH_TRUMP:
             hand = masks[HAND + seat]
             return tuple(TRUMPS[r] for r in TRUMP_RANKS if hand & RANK_MASK[r])
-        if phase is Phase.LEAD:
+        if phase is PH_LEAD:
             return Play.singles(masks[HAND + seat] & RANK_MASK[state.deal.trump])
-        if phase is Phase.TAKE:  # every pair of the three row cards, in card order
+        if phase is PH_TAKE:  # every pair of the three row cards, in card order
             row = masks[ROW]
             return tuple(Take.from_mask(row ^ (1 << c)) for c in reversed(tuple(card_ids(row))))
         return ()
@@ -222,24 +229,24 @@ class Nestors:
         kind = type(action)
         o = self.options
         try:
-            if phase is Phase.PLAY:
+            if phase is PH_PLAY:
                 if kind is Play:
                     return play_card(o, state, action)  # type: ignore[arg-type]
-            elif phase is Phase.LEAVE:
+            elif phase is PH_LEAVE:
                 if kind is Leave:
                     return leave_carry(o, state, action)  # type: ignore[arg-type]
-            elif phase is Phase.AUCTION:
+            elif phase is PH_AUCTION:
                 if kind is Bid:
                     return call_bid(o, state, action)  # type: ignore[arg-type]
                 if kind is Pass:
                     return call_pass(o, state, action)  # type: ignore[arg-type]
-            elif phase is Phase.TRUMP:
+            elif phase is PH_TRUMP:
                 if kind is Trump:
                     return name_trump(o, state, action)  # type: ignore[arg-type]
-            elif phase is Phase.LEAD:
+            elif phase is PH_LEAD:
                 if kind is Play:
                     return lead_trump(o, state, action)  # type: ignore[arg-type]
-            elif phase is Phase.TAKE:
+            elif phase is PH_TAKE:
                 if kind is Take:
                     return take_row(o, state, action)  # type: ignore[arg-type]
             else:
@@ -275,7 +282,7 @@ class Nestors:
         higher score, and with ``minus_1000=wins`` a negative score can win), so the
         outcome's scores are win marks.
         """
-        if state.phase is not Phase.OVER:
+        if state.phase is not PH_OVER:
             return None
         m = state.match
         marks = [1.0 if s % 2 in m.winners else 0.0 for s in range(4)]
@@ -288,7 +295,7 @@ class Nestors:
         Search bots use it to cut long play-outs short (their ``horizon`` option): the
         score lead as a share of the threshold, mapped linearly onto 0..1.
         """
-        if state.phase is Phase.OVER:
+        if state.phase is PH_OVER:
             return 1.0 if seat % 2 in state.match.winners else 0.0
         mine = state.match.scores[seat % 2]
         theirs = state.match.scores[1 - seat % 2]

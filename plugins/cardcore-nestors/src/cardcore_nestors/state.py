@@ -46,6 +46,13 @@ __all__ = [
     "LAYOUT",
     "NO_PLAY",
     "NUM_ZONES",
+    "PH_AUCTION",
+    "PH_LEAD",
+    "PH_LEAVE",
+    "PH_OVER",
+    "PH_PLAY",
+    "PH_TAKE",
+    "PH_TRUMP",
     "ROW",
     "STOCK",
     "TRICK",
@@ -129,6 +136,18 @@ class Phase(enum.Enum):
     """The trick winner leaves the carry card (NS-4.15)."""
     OVER = "over"
     """The game is over."""
+
+
+# The phases as plain module constants, for the moves: CPython reads a member from the
+# enum class (``Phase.PLAY``) through the enum type's ``__getattr__`` hook, about ten
+# times slower than a global, and the rules compare the phase on every move.
+PH_AUCTION: Final = Phase.AUCTION
+PH_TRUMP: Final = Phase.TRUMP
+PH_LEAD: Final = Phase.LEAD
+PH_TAKE: Final = Phase.TAKE
+PH_PLAY: Final = Phase.PLAY
+PH_LEAVE: Final = Phase.LEAVE
+PH_OVER: Final = Phase.OVER
 
 
 @final

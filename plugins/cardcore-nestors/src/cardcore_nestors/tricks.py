@@ -32,11 +32,13 @@ from cardcore_nestors.state import (
     EMPTY_ORDERS,
     HAND,
     LAYOUT,
+    PH_LEAVE,
+    PH_PLAY,
+    PH_TAKE,
     ROW,
     TRICK,
     WON,
     NestorsState,
-    Phase,
     PlayInfo,
     TrickRecord,
     new_play,
@@ -164,7 +166,7 @@ def lead_trump(options: NestorsOptions, state: NestorsState, action: Play) -> Ne
             f"{cards_text(hand & RANK_MASK[trump])}",
         )
     table = to_trick(state.table, c, HAND + seat)
-    return new_state(table, state.rng, Phase.TAKE, seat, state.match, state.deal, state.play)
+    return new_state(table, state.rng, PH_TAKE, seat, state.match, state.deal, state.play)
 
 
 def take_row(options: NestorsOptions, state: NestorsState, action: Take) -> NestorsState:
@@ -208,7 +210,7 @@ def take_row(options: NestorsOptions, state: NestorsState, action: Take) -> Nest
     return NestorsState(
         table=new_table((LAYOUT, tuple(masks), EMPTY_ORDERS, t.known)),
         rng=state.rng,
-        phase=Phase.PLAY,
+        phase=PH_PLAY,
         current=leader,
         match=state.match,
         deal=state.deal,
@@ -252,14 +254,14 @@ def play_card(options: NestorsOptions, state: NestorsState, action: Play) -> Nes
                 voids = (vl[0], vl[1], vl[2], vl[3])
                 p = new_play(p.trick, p.leader, p.tricks, p.points, voids, p.last_trick)
         winner = (p.leader + trick_winner(a, b, c, trump)) % 4  # NS-4.14
-        return new_state(table, state.rng, Phase.LEAVE, winner, state.match, state.deal, p)
+        return new_state(table, state.rng, PH_LEAVE, winner, state.match, state.deal, p)
     if n == 1 and p.trick == 12:  # NS-4.16: the two-card rule, then the hand is over
         a = played[0]
         d = state.deal
         assert d.bidder is not None
         winner = (d.bidder + two_card_winner(a, c, d.trump)) % 4
         return score_hand(options, state, table, winner, (a, c))
-    return new_state(table, state.rng, Phase.PLAY, (seat + 1) % 4, state.match, state.deal, p)
+    return new_state(table, state.rng, PH_PLAY, (seat + 1) % 4, state.match, state.deal, p)
 
 
 def leave_carry(options: NestorsOptions, state: NestorsState, action: Leave) -> NestorsState:
@@ -304,4 +306,4 @@ def leave_carry(options: NestorsOptions, state: NestorsState, action: Leave) -> 
     else:
         play = new_play(trick, leader, (w0 + 1, w1), (p0 + gain, p1), p.voids, record)
     table = new_table((LAYOUT, tuple(masks), EMPTY_ORDERS, t[3]))
-    return new_state(table, state.rng, Phase.PLAY, leader, state.match, d, play)
+    return new_state(table, state.rng, PH_PLAY, leader, state.match, d, play)
