@@ -152,7 +152,7 @@ class CardAction:
             if 1 not in cls.sizes:
                 raise ValueError(f"{cls.verb} does not take a single card")
             singles = tuple(cls.from_mask(1 << c) for c in range(52))
-            cls._by_suit = tuple(_SuitSingles(singles, 13 * s) for s in range(4))
+            cls._by_suit = ({}, {}, {}, {})
             cls._singles = singles
         return singles[card_id]  # type: ignore[no-any-return]
 
@@ -163,7 +163,7 @@ class CardAction:
         For legal actions such as "play any card of the hand": ``Play.singles(hand)``.
         Masks of up to three cards (a small hand) are read without a loop; a larger one is
         put together from the tuples of its four suits, each built once per class and
-        rank pattern, on first use.
+        rank pattern (at most 8,192 per suit), on first use.
 
         Raises:
             ValueError: ``mask`` is not a card mask, or the class takes no single card.
@@ -175,6 +175,23 @@ class CardAction:
             cls.of(0)  # builds the table (or says the class takes no single card)
             table = cls._singles
             assert table is not None
+        if mask.bit_count() > 3:  # a larger hand: suit by suit
+            clubs, diamonds, hearts, spades = cls._by_suit
+            try:
+                return (
+                    clubs[mask & 8191]
+                    + diamonds[(mask >> 13) & 8191]
+                    + hearts[(mask >> 26) & 8191]
+                    + spades[mask >> 39]
+                )
+            except KeyError:  # a suit's rank pattern met for the first time
+                for s, by_ranks in enumerate(cls._by_suit):
+                    bits = (mask >> (13 * s)) & 8191
+                    if bits not in by_ranks:
+                        by_ranks[bits] = tuple(
+                            table[13 * s + r] for r in range(13) if bits >> r & 1
+                        )
+                return cls.singles(mask)
         a = mask & -mask
         rest = mask ^ a
         if not rest:
@@ -183,16 +200,7 @@ class CardAction:
         rest ^= b
         if not rest:
             return (table[a.bit_length() - 1], table[b.bit_length() - 1])
-        c = rest & -rest
-        if rest == c:
-            return (table[a.bit_length() - 1], table[b.bit_length() - 1], table[c.bit_length() - 1])
-        clubs, diamonds, hearts, spades = cls._by_suit  # a larger hand: suit by suit
-        return (
-            clubs[mask & 8191]
-            + diamonds[(mask >> 13) & 8191]
-            + hearts[(mask >> 26) & 8191]
-            + spades[mask >> 39]
-        )
+        return (table[a.bit_length() - 1], table[b.bit_length() - 1], table[rest.bit_length() - 1])
 
     @classmethod
     def parse(cls, text: str) -> Self:
@@ -254,25 +262,6 @@ class CardAction:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
-
-
-class _SuitSingles(dict[int, tuple[Any, ...]]):
-    """One suit's single-card actions by rank pattern (13 bits), each built when first read.
-
-    At most 8,192 entries per suit; a read of a pattern met before is one dict look-up.
-    """
-
-    __slots__ = ("_base", "_singles")
-
-    def __init__(self, singles: tuple[Any, ...], base: int) -> None:
-        super().__init__()
-        self._singles = singles
-        self._base = base
-
-    def __missing__(self, bits: int) -> tuple[Any, ...]:
-        base, singles = self._base, self._singles
-        found = self[bits] = tuple(singles[base + r] for r in range(13) if (bits >> r) & 1)
-        return found
 
 
 _set_cards: Final[Callable[[CardAction, tuple[Card, ...]], None]] = CardAction.__dict__[
