@@ -33,6 +33,7 @@ C = TypeVar("C", bound="CardAction")
 
 _CARDS: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
 _NEW: Final = object.__new__
+_ALL: Final = 1 << 52
 
 
 class CardAction:
@@ -100,6 +101,7 @@ class CardAction:
         cls.key = key
         cls._shared = {}
         cls._singles = None
+        cls._by_suit = ({}, {}, {}, {})  # per suit: rank pattern -> its singles
 
     def __new__(cls, cards: Card | Iterable[Card]) -> Self:
         """The action for one card or a collection of distinct cards.
@@ -136,7 +138,12 @@ class CardAction:
                 if not mask >> 52
                 else f"{cls.verb}: not a card mask: {mask:#x}"
             )
-        ids = [c for c in range(52) if (mask >> c) & 1]
+        ids = []
+        m = mask
+        while m:
+            low = m & -m
+            ids.append(low.bit_length() - 1)
+            m ^= low
         if cls.key is not None:
             ids.sort(key=cls.key)
         action = _NEW(cls)
@@ -152,7 +159,6 @@ class CardAction:
             if 1 not in cls.sizes:
                 raise ValueError(f"{cls.verb} does not take a single card")
             singles = tuple(cls.from_mask(1 << c) for c in range(52))
-            cls._by_suit = ({}, {}, {}, {})
             cls._singles = singles
         return singles[card_id]  # type: ignore[no-any-return]
 
@@ -168,13 +174,6 @@ class CardAction:
         Raises:
             ValueError: ``mask`` is not a card mask, or the class takes no single card.
         """
-        table = cls._singles
-        if table is None or mask < 0 or mask >> 52:
-            if mask < 0 or mask >> 52:
-                raise ValueError(f"{cls.verb}: not a card mask: {mask:#x}")
-            cls.of(0)  # builds the table (or says the class takes no single card)
-            table = cls._singles
-            assert table is not None
         if mask.bit_count() > 3:  # a larger hand: suit by suit
             clubs, diamonds, hearts, spades = cls._by_suit
             try:
@@ -184,14 +183,11 @@ class CardAction:
                     + hearts[(mask >> 26) & 8191]
                     + spades[mask >> 39]
                 )
-            except KeyError:  # a suit's rank pattern met for the first time
-                for s, by_ranks in enumerate(cls._by_suit):
-                    bits = (mask >> (13 * s)) & 8191
-                    if bits not in by_ranks:
-                        by_ranks[bits] = tuple(
-                            table[13 * s + r] for r in range(13) if bits >> r & 1
-                        )
-                return cls.singles(mask)
+            except KeyError:  # a new rank pattern (or no card mask: its top bits miss)
+                return cls._fill_singles(mask)
+        table = cls._singles
+        if table is None or mask < 0 or mask >> 52:
+            return cls._fill_singles(mask)
         a = mask & -mask
         rest = mask ^ a
         if not rest:
@@ -201,6 +197,22 @@ class CardAction:
         if not rest:
             return (table[a.bit_length() - 1], table[b.bit_length() - 1])
         return (table[a.bit_length() - 1], table[b.bit_length() - 1], table[rest.bit_length() - 1])
+
+    @classmethod
+    def _fill_singles(cls, mask: int) -> tuple[Self, ...]:
+        """:meth:`singles` for a mask its tables do not hold yet: check it, fill them, read."""
+        if not 0 <= mask < _ALL:
+            raise ValueError(f"{cls.verb}: not a card mask: {mask:#x}")
+        table = cls._singles
+        if table is None:
+            cls.of(0)  # builds the table (or says the class takes no single card)
+            table = cls._singles
+            assert table is not None
+        for s, by_ranks in enumerate(cls._by_suit):
+            bits = (mask >> (13 * s)) & 8191
+            if bits not in by_ranks:
+                by_ranks[bits] = tuple(table[13 * s + r] for r in range(13) if bits >> r & 1)
+        return cls.singles(mask)
 
     @classmethod
     def parse(cls, text: str) -> Self:

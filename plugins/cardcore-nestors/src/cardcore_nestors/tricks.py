@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from cardcore import Card, CardTable, IllegalActionError, new_table
+from cardcore import DECK_52, Card, CardTable, IllegalActionError, new_table
 from cardcore_nestors.actions import Leave, Play, Take
 from cardcore_nestors.cards import (
     RANK_MASK,
@@ -228,13 +228,20 @@ def play_card(options: NestorsOptions, state: NestorsState, action: Play) -> Nes
     bit = action.mask
     c = bit.bit_length() - 1
     t = state.table
-    hand = t[1][HAND + seat]
+    masks = t[1]
+    src = HAND + seat
+    hand = masks[src]
     if not hand & bit:
         raise IllegalActionError(action, f"you do not hold {action.card}")
     played = t[2][TRICK]
     n = len(played)
     p = state.play
-    table = to_trick(t, c, HAND + seat)
+    ml = list(masks)  # to_trick, written out: the hottest move of the game
+    ml[src] = hand ^ bit
+    ml[TRICK] |= bit
+    k0, k1, k2, k3 = t[3]
+    orders = ((), (), (), (), (), (), (), (*played, c), (), ())
+    table = new_table((LAYOUT, tuple(ml), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit)))
     if n == 2 and p.trick < 12:  # C's obligations (NS-4.13)
         a, b = played
         trump = state.deal.trump
@@ -295,8 +302,8 @@ def leave_carry(options: NestorsOptions, state: NestorsState, action: Leave) -> 
     w0, w1 = p.tricks
     a, b, c = t[2][TRICK]
     trick = p.trick
-    cards = (Card.of(a), Card.of(b), Card.of(c))
-    record = new_trick(trick, p.leader, cards, Card.of(lowest(carry)), seat, action.card)
+    cards = (DECK_52[a], DECK_52[b], DECK_52[c])  # the full deck is in id order
+    record = new_trick(trick, p.leader, cards, DECK_52[lowest(carry)], seat, action.cards[0])
     trick += 1
     bidder = d.bidder
     assert bidder is not None
