@@ -78,6 +78,10 @@ from cardcore_nestors.tricks import REQUIRED, lead_trump, leave_carry, play_card
 
 __all__ = ["Nestors", "check_invariants", "hand_sizes", "positive_constraints", "sample_placed"]
 
+_PLAYS_OF: Final = Play.singles
+"""``Play.singles`` bound once: the plays of a hand, one look-up per suit."""
+_LEAVES_OF: Final = Leave.singles
+
 _WRONG_KIND: Final = {
     Phase.AUCTION: "it is the auction: bid or pass",
     Phase.TRUMP: "you won the auction: name the trump rank (A, J or 10)",
@@ -194,9 +198,9 @@ class Nestors:
                 req = REQUIRED[played[0] // 13][played[1] // 13]
                 if hand & req:
                     hand &= req | RANK_MASK[state.deal.trump]
-            return Play.singles(hand)
+            return _PLAYS_OF(hand)
         if phase is PH_LEAVE:
-            return Leave.singles(masks[TRICK] | masks[ROW])
+            return _LEAVES_OF(masks[TRICK] | masks[ROW])
         if phase is PH_AUCTION:
             d = state.deal
             if masks[HAND + seat] & HIGH:
@@ -211,7 +215,7 @@ class Nestors:
             hand = masks[HAND + seat]
             return tuple(TRUMPS[r] for r in TRUMP_RANKS if hand & RANK_MASK[r])
         if phase is PH_LEAD:
-            return Play.singles(masks[HAND + seat] & RANK_MASK[state.deal.trump])
+            return _PLAYS_OF(masks[HAND + seat] & RANK_MASK[state.deal.trump])
         if phase is PH_TAKE:  # every pair of the three row cards, in card order
             row = masks[ROW]
             return tuple(Take.from_mask(row ^ (1 << c)) for c in reversed(tuple(card_ids(row))))
