@@ -86,6 +86,29 @@ def test_singles_of_a_mask_are_the_shared_actions_in_card_order() -> None:
         Take.singles(3)
 
 
+@given(st.integers(0, (1 << 52) - 1))
+def test_singles_of_any_mask_walk_its_cards(mask: int) -> None:
+    """Any hand, however large (read suit by suit), gives its cards' shared actions by id."""
+    want = tuple(Play.of(c) for c in range(52) if (mask >> c) & 1)
+    got = Play.singles(mask)
+    assert got == want and all(a is b for a, b in zip(got, want, strict=True))
+    assert Play.singles(mask) == want  # again, from the suits' tables built on first use
+    assert Leave.singles(mask) == tuple(Leave.of(c) for c in card_ids(mask))
+
+
+def test_singles_of_every_size_and_suit_pattern() -> None:
+    """Hands of 0 to 52 cards, and every rank pattern of one suit, read as a plain walk."""
+    r = random.Random(8)
+    for size in range(53):
+        for _ in range(5):
+            mask = sum(1 << c for c in r.sample(range(52), size))
+            assert Play.singles(mask) == tuple(Play.of(c) for c in card_ids(mask))
+    for suit in range(4):
+        for bits in range(1 << 13):
+            mask = bits << (13 * suit)
+            assert Leave.singles(mask) == tuple(Leave.of(c) for c in card_ids(mask))
+
+
 def test_text_form_and_card_order() -> None:
     """Cards print in the class's order, whatever order they came in, and read back."""
     s = Steal(parse_cards("4♦ Q♣ 4♠"))

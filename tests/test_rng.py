@@ -46,3 +46,42 @@ def test_shuffle_is_roughly_uniform() -> None:
         counts[order] = counts.get(order, 0) + 1
     assert len(counts) == 6
     assert all(850 < c < 1150 for c in counts.values())
+
+
+def _reference_shuffle(state: int, items: list[int]) -> tuple[tuple[int, ...], int]:
+    """``rng_shuffle`` as first written, one ``rng_below`` call per swap (the pinned order)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j, state = rng_below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return tuple(out), state
+
+
+def test_shuffle_draws_are_those_of_rng_below() -> None:
+    """The written-out draws give the very shuffles and next states of rng_below's."""
+    for seed in range(400):
+        state = rng_seed(seed)
+        for size in (0, 1, 2, 3, 5, 13, 36, 52, 104):
+            items = list(range(size))
+            got = rng_shuffle(state, items)
+            assert got == _reference_shuffle(state, items), (seed, size)
+            state = got[1] ^ seed  # a next state unlike the stream's own
+    edge = [0, (1 << 64) - 1, (1 << 64) - 0x9E3779B97F4A7C15, 1 << 63]
+    for state in edge:
+        assert rng_shuffle(state, range(52)) == _reference_shuffle(state, list(range(52)))
+
+
+def test_shuffle_reference_catches_a_changed_draw() -> None:
+    """The comparison above fails for a shuffle whose draws differ (here: off by one)."""
+
+    def off_by_one(state: int, items: list[int]) -> tuple[tuple[int, ...], int]:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j, state = rng_below(state, i)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out), state
+
+    assert any(
+        off_by_one(rng_seed(s), list(range(36))) != rng_shuffle(rng_seed(s), range(36))
+        for s in range(5)
+    )

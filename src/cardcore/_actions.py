@@ -33,6 +33,7 @@ C = TypeVar("C", bound="CardAction")
 
 _CARDS: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
 _NEW: Final = object.__new__
+_ALL: Final = 1 << 52
 
 
 class CardAction:
@@ -72,6 +73,7 @@ class CardAction:
     key: ClassVar[Callable[[int], Any] | None]
     _shared: ClassVar[dict[int, Any]]
     _singles: ClassVar[tuple[Any, ...] | None]
+    _by_suit: ClassVar[tuple[dict[int, tuple[Any, ...]], ...]]
 
     cards: tuple[Card, ...]
     mask: int
@@ -99,6 +101,7 @@ class CardAction:
         cls.key = key
         cls._shared = {}
         cls._singles = None
+        cls._by_suit = ({}, {}, {}, {})  # per suit: rank pattern -> its singles
 
     def __new__(cls, cards: Card | Iterable[Card]) -> Self:
         """The action for one card or a collection of distinct cards.
@@ -135,7 +138,12 @@ class CardAction:
                 if not mask >> 52
                 else f"{cls.verb}: not a card mask: {mask:#x}"
             )
-        ids = [c for c in range(52) if (mask >> c) & 1]
+        ids = []
+        m = mask
+        while m:
+            low = m & -m
+            ids.append(low.bit_length() - 1)
+            m ^= low
         if cls.key is not None:
             ids.sort(key=cls.key)
         action = _NEW(cls)
@@ -150,7 +158,8 @@ class CardAction:
         if singles is None:
             if 1 not in cls.sizes:
                 raise ValueError(f"{cls.verb} does not take a single card")
-            singles = cls._singles = tuple(cls.from_mask(1 << c) for c in range(52))
+            singles = tuple(cls.from_mask(1 << c) for c in range(52))
+            cls._singles = singles
         return singles[card_id]  # type: ignore[no-any-return]
 
     @classmethod
@@ -158,18 +167,27 @@ class CardAction:
         """The single-card action of each card of a mask, in card id order.
 
         For legal actions such as "play any card of the hand": ``Play.singles(hand)``.
-        Masks of up to three cards (a small hand) are read without a loop.
+        Masks of up to three cards (a small hand) are read without a loop; a larger one is
+        put together from the tuples of its four suits, each built once per class and
+        rank pattern (at most 8,192 per suit), on first use.
 
         Raises:
             ValueError: ``mask`` is not a card mask, or the class takes no single card.
         """
+        if mask.bit_count() > 3:  # a larger hand: suit by suit
+            clubs, diamonds, hearts, spades = cls._by_suit
+            try:
+                return (
+                    clubs[mask & 8191]
+                    + diamonds[(mask >> 13) & 8191]
+                    + hearts[(mask >> 26) & 8191]
+                    + spades[mask >> 39]
+                )
+            except KeyError:  # a new rank pattern (or no card mask: its top bits miss)
+                return cls._fill_singles(mask)
         table = cls._singles
         if table is None or mask < 0 or mask >> 52:
-            if mask < 0 or mask >> 52:
-                raise ValueError(f"{cls.verb}: not a card mask: {mask:#x}")
-            cls.of(0)  # builds the table (or says the class takes no single card)
-            table = cls._singles
-            assert table is not None
+            return cls._fill_singles(mask)
         a = mask & -mask
         rest = mask ^ a
         if not rest:
@@ -178,10 +196,23 @@ class CardAction:
         rest ^= b
         if not rest:
             return (table[a.bit_length() - 1], table[b.bit_length() - 1])
-        c = rest & -rest
-        if rest == c:
-            return (table[a.bit_length() - 1], table[b.bit_length() - 1], table[c.bit_length() - 1])
-        return tuple(table[i] for i in range(52) if (mask >> i) & 1)
+        return (table[a.bit_length() - 1], table[b.bit_length() - 1], table[rest.bit_length() - 1])
+
+    @classmethod
+    def _fill_singles(cls, mask: int) -> tuple[Self, ...]:
+        """:meth:`singles` for a mask its tables do not hold yet: check it, fill them, read."""
+        if not 0 <= mask < _ALL:
+            raise ValueError(f"{cls.verb}: not a card mask: {mask:#x}")
+        table = cls._singles
+        if table is None:
+            cls.of(0)  # builds the table (or says the class takes no single card)
+            table = cls._singles
+            assert table is not None
+        for s, by_ranks in enumerate(cls._by_suit):
+            bits = (mask >> (13 * s)) & 8191
+            if bits not in by_ranks:
+                by_ranks[bits] = tuple(table[13 * s + r] for r in range(13) if bits >> r & 1)
+        return cls.singles(mask)
 
     @classmethod
     def parse(cls, text: str) -> Self:

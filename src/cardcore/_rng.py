@@ -45,9 +45,16 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
 
 
 def rng_shuffle(state: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
-    """Return a uniformly shuffled copy of ``items`` (Fisher-Yates) and the next state."""
+    """Return a uniformly shuffled copy of ``items`` (Fisher-Yates) and the next state.
+
+    Swap ``i`` (from the last position down to 1) takes ``j, state = rng_below(state, i + 1)``;
+    the draws are written out in the loop (games shuffle on every deal), the same numbers.
+    """
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        j, state = rng_below(state, i + 1)
+        state = (state + _GAMMA) & _MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
         out[i], out[j] = out[j], out[i]
     return tuple(out), state

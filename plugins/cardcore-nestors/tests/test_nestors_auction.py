@@ -8,8 +8,18 @@ from collections.abc import Mapping
 import pytest
 
 from cardcore import Card, IllegalActionError, mask_of, parse_card, parse_cards
-from cardcore_nestors import Bid, Nestors, NestorsOptions, NestorsState, Pass, Phase, Trump
-from cardcore_nestors.game import _DECK_IDS, HAND, HOLE, ROW, STOCK, check_invariants
+from cardcore_nestors import (
+    Bid,
+    Nestors,
+    NestorsOptions,
+    NestorsState,
+    Pass,
+    Phase,
+    Trump,
+    check_invariants,
+)
+from cardcore_nestors.cards import DECK_IDS
+from cardcore_nestors.state import HAND, HOLE, ROW, STOCK
 
 GAME = Nestors()
 PAGAT = Nestors(NestorsOptions(next_dealer="bidder"))
@@ -33,7 +43,7 @@ def stacked(
     }
     # Fill with 6-9, Q, K first, so that unnamed hands hold no A, J or 10 when possible.
     rest_ids = sorted(
-        (c for c in _DECK_IDS if c not in named),
+        (c for c in DECK_IDS if c not in named),
         key=lambda c: (c % 13 + 2 in (10, 11, 14)) if low_fill else 0,
     )
     rest = iter(rest_ids)
@@ -66,7 +76,7 @@ def hand(state: NestorsState, seat: int) -> set[str]:
 def test_ns_t27_first_dealer() -> None:
     """NS-T27 (NS-3.1): cards turned up for seats 0, 1, 2 are K, 9, 6: seat 2 deals."""
     deck = parse_cards("K♠ 9♦ 6♣") + tuple(
-        c for c in (Card.of(x) for x in _DECK_IDS) if str(c) not in ("K♠", "9♦", "6♣")
+        c for c in (Card.of(x) for x in DECK_IDS) if str(c) not in ("K♠", "9♦", "6♣")
     )
     state = GAME.initial_state(4, 3, deck=deck)
     assert state.deal.dealer == 2
@@ -88,7 +98,7 @@ def test_first_dealer_without_a_stacked_deck() -> None:
 
 def test_first_deal_and_row() -> None:
     """NS-2.2, NS-3.4, NS-3.5, NS-9.2: 36 cards; hole, 3 face-up cards, 5 each from the right."""
-    deck = [Card.of(c) for c in _DECK_IDS]
+    deck = [Card.of(c) for c in DECK_IDS]
     state = GAME.initial_state(4, 0, dealer=1, deck=deck)
     ids = [c.id for c in deck]
     t = state.table
@@ -107,7 +117,7 @@ def test_setup_is_validated() -> None:
         GAME.initial_state(3, 0)
     with pytest.raises(ValueError, match="dealer must be a seat 0-3"):
         GAME.initial_state(4, 0, dealer=4)
-    deck = [Card.of(c) for c in _DECK_IDS]
+    deck = [Card.of(c) for c in DECK_IDS]
     with pytest.raises(ValueError, match="outside the 36-card deck: 2♣"):
         GAME.initial_state(4, 0, deck=[parse_card("2♣"), *deck[1:]])
     with pytest.raises(ValueError, match="twice: 6♣"):

@@ -11,7 +11,8 @@ import pytest
 
 from cardcore import SPECTATOR, Card
 from cardcore_nestors import Nestors, NestorsAction, NestorsOptions, NestorsState, Pass, Phase
-from cardcore_nestors.game import _DECK_IDS, _HIGH, _RANK_MASK, _SUIT_MASK, HAND, HOLE, STOCK
+from cardcore_nestors.cards import DECK_IDS, HIGH, RANK_MASK, SUIT_MASK
+from cardcore_nestors.state import HAND, HOLE, STOCK
 
 GAME = Nestors()
 SEATS = (0, 1, 2, 3, SPECTATOR)
@@ -82,7 +83,7 @@ def test_ns_t34_undealt_cards() -> None:
                 assert not any(k & stock for k in obs.table.known)
                 assert all(x is None for x in obs.table.to_json()["zones"]["stock"])  # type: ignore[index]
                 text = visible_text(GAME, state, seat)
-                for c in _DECK_IDS:
+                for c in DECK_IDS:
                     if (stock >> c) & 1:
                         assert f'"{Card.of(c)}"' not in text
 
@@ -143,21 +144,21 @@ def test_sample_state_keeps_what_plays_revealed() -> None:
                 v = state.play.voids[s]
                 if v and s != seat:
                     voids_seen += 1
-                    banned = sum(_SUIT_MASK[x] for x in range(4) if (v >> x) & 1)
+                    banned = sum(SUIT_MASK[x] for x in range(4) if (v >> x) & 1)
                     assert not sampled.table.masks[HAND + s] & banned
             d = state.deal
             if state.phase is Phase.AUCTION and d.passed.bit_count() == 3:
                 forced_seen += 1
-                assert sampled.table.masks[HAND + d.dealer] & _HIGH
+                assert sampled.table.masks[HAND + d.dealer] & HIGH
             if state.phase is Phase.AUCTION:
                 for s, b in d.calls:
                     if b:
-                        assert sampled.table.masks[HAND + s] & _HIGH
+                        assert sampled.table.masks[HAND + s] & HIGH
             if state.phase is Phase.LEAD and d.bidder is not None:
                 lead_seen += 1
                 for s in range(4):  # every seat's view, the bidder's trump kept
                     other = GAME.sample_state(GAME.observe(state, s), rng)
-                    assert other.table.masks[HAND + d.bidder] & _RANK_MASK[d.trump]
+                    assert other.table.masks[HAND + d.bidder] & RANK_MASK[d.trump]
     assert voids_seen > 50
     assert forced_seen > 0
     assert lead_seen > 10
@@ -173,7 +174,7 @@ def test_sample_state_for_an_onlooker() -> None:
 
 def test_placed_sampling_fallback() -> None:
     """The fallback sampler (a required card placed first) agrees with the observation."""
-    from cardcore_nestors.game import _positive_constraints, _sample_placed
+    from cardcore_nestors.rules import positive_constraints, sample_placed
 
     rng = random.Random(3)
     tried = 0
@@ -183,10 +184,10 @@ def test_placed_sampling_fallback() -> None:
                 break
             for seat in SEATS:
                 obs = GAME.observe(state, seat)
-                need = _positive_constraints(obs)
+                need = positive_constraints(obs)
                 if not need:
                     continue
-                table = _sample_placed(obs, rng, {}, need)
+                table = sample_placed(obs, rng, {}, need)
                 table.check()
                 for z, m in need:
                     assert table.masks[z] & m
@@ -198,7 +199,7 @@ def test_placed_sampling_fallback() -> None:
 
 def test_public_facts_are_in_every_observation() -> None:
     """NS-8.1: scores, dealer, draw, row, calls, contract, trump, tricks and sizes are public."""
-    from cardcore_nestors.game import ROW, TRICK, WON
+    from cardcore_nestors.state import ROW, TRICK, WON
 
     for state in walk(GAME, 12, 400):
         for seat in SEATS:

@@ -19,8 +19,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from cardcore import CardTable, GameSpec
 from cardcore.testing import configurations
 from cardcore_nestors import Nestors, NestorsOptions, NestorsState, Phase, check_invariants
-from cardcore_nestors.game import HAND, LAYOUT, ROW, TRICK, WON
 from cardcore_nestors.hooks import cardcore_register_games
+from cardcore_nestors.state import HAND, LAYOUT, ROW, TRICK, WON
 
 SPEC: GameSpec = next(iter(cardcore_register_games()))
 CONFIGS = configurations(SPEC)

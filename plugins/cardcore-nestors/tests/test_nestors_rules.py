@@ -29,24 +29,16 @@ from cardcore_nestors import (
     trick_winner,
     two_card_winner,
 )
-from cardcore_nestors.game import (
-    _DECK_IDS,
-    _EMPTY_ORDERS,
-    _POINTS,
-    HAND,
-    LAYOUT,
-    ROW,
-    TRICK,
-    WON,
-    _hand_sizes,
-)
+from cardcore_nestors.cards import DECK_IDS, points_of
+from cardcore_nestors.rules import hand_sizes
+from cardcore_nestors.state import EMPTY_ORDERS, HAND, LAYOUT, ROW, TRICK, WON
 
 RANK = {"A": 14, "J": 11, "10": 10}
 SUIT_OF = {"♣": 0, "♦": 1, "♥": 2, "♠": 3}
 
 
 def suit_mask(suits: str) -> int:
-    return sum(1 << c for c in _DECK_IDS if "♣♦♥♠"[c // 13] in suits)
+    return sum(1 << c for c in DECK_IDS if "♣♦♥♠"[c // 13] in suits)
 
 
 def position(
@@ -73,7 +65,7 @@ def position(
     """
     rng = random.Random(seed)
     played_ids = [c.id for c in parse_cards(played)]
-    sizes = _hand_sizes(trick, len(played_ids), bidder)
+    sizes = hand_sizes(trick, len(played_ids), bidder)
     hand_ids: dict[int, list[int]] = {s: [] for s in range(4)}
     used = set(played_ids)
     for s, text in (hands or {}).items():
@@ -87,7 +79,7 @@ def position(
     for team, team_ids in (piles or {}).items():
         pile_ids[team] = list(team_ids)
         used |= set(team_ids)
-    rest = [c for c in _DECK_IDS if c not in used]
+    rest = [c for c in DECK_IDS if c not in used]
     rng.shuffle(rest)
     for s in sorted(range(4), key=lambda s: -(avoid or {}).get(s, 0).bit_count()):
         bad = (avoid or {}).get(s, 0)
@@ -109,13 +101,13 @@ def position(
     masks[TRICK] = sum(1 << c for c in played_ids)
     for team in (0, 1):
         masks[WON + team] = sum(1 << c for c in pile_ids[team])
-    orders = list(_EMPTY_ORDERS)
+    orders = list(EMPTY_ORDERS)
     orders[TRICK] = tuple(played_ids)
     public = masks[ROW] | masks[TRICK] | masks[WON] | masks[WON + 1]
     known = tuple(masks[HAND + s] | public for s in range(4))
     table = CardTable(LAYOUT, tuple(masks), tuple(orders), known)
     tricks = (len(pile_ids[0]) // 3, len(pile_ids[1]) // 3)
-    points = tuple(sum(_POINTS[trump][c] for c in pile_ids[t]) + 5 * tricks[t] for t in (0, 1))
+    points = tuple(sum(points_of(trump)[c] for c in pile_ids[t]) + 5 * tricks[t] for t in (0, 1))
     leader = (bidder + trick - 1) % 4 if trick < 12 else bidder
     dealer = (bidder + 3) % 4
     deal = DealInfo(
@@ -450,7 +442,7 @@ def stacked(
     named = {
         c.id for text in (hole, row, *first.values(), *second.values()) for c in parse_cards(text)
     }
-    rest = iter([c for c in _DECK_IDS if c not in named])
+    rest = iter([c for c in DECK_IDS if c not in named])
     order = [parse_card(hole).id, *(c.id for c in parse_cards(row))]
     for k in range(4):
         seat = (dealer + 1 + k) % 4
@@ -472,7 +464,7 @@ def test_ns_t17_card_points() -> None:
     assert [card_points(parse_card(x), 10) for x in ("A♠", "J♠", "10♠")] == [10, 5, 15]
     assert [card_points(parse_card(x), 11) for x in ("A♠", "J♠", "10♠", "9♠")] == [10, 15, 5, 0]
     for r in (14, 11, 10):
-        assert sum(card_points(c, r) for c in _DECK_IDS) == 120
+        assert sum(card_points(c, r) for c in DECK_IDS) == 120
 
 
 def ending(
@@ -490,14 +482,14 @@ def ending(
     the last trick (5 points, no card points, no spade).
     """
     last = {c.id for c in parse_cards("Q♥ 9♥ 6♦")}
-    others = [c for c in _DECK_IDS if c not in last]
+    others = [c for c in DECK_IDS if c not in last]
     spades = suit_mask("♠")
     rng = random.Random(declarer_points * 7 + contract)
     for _ in range(200_000):
         rng.shuffle(others)
         k = rng.randrange(1, 12)
         mine = others[: 3 * k]
-        got = sum(_POINTS[11][c] for c in mine) + 5 * (k + 1)
+        got = sum(points_of(11)[c] for c in mine) + 5 * (k + 1)
         if sum(1 for c in mine if (spades >> c) & 1) >= 5:
             got += 10
         if got == declarer_points:
@@ -561,7 +553,7 @@ def test_spade_bonus_and_trick_points() -> None:
     for team in (0, 1):
         pile = t.masks[WON + team]
         bonus = 10 if (pile & suit_mask("♠")).bit_count() >= 5 else 0
-        cards = sum(_POINTS[11][c] for c in _DECK_IDS if (pile >> c) & 1)
+        cards = sum(points_of(11)[c] for c in DECK_IDS if (pile >> c) & 1)
         assert r.points[team] == cards + 5 * state.play.tricks[team] + bonus
     assert sum(r.points) == 190
 

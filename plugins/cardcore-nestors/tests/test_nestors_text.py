@@ -30,8 +30,8 @@ from cardcore_nestors import (
     Play,
     Take,
     Trump,
+    parse_action,
 )
-from cardcore_nestors.game import parse_action
 
 GAME = Nestors()
 
@@ -227,8 +227,10 @@ def test_registration_and_options() -> None:
 
 def test_take_needs_two_cards() -> None:
     """A take names two different cards."""
-    with pytest.raises(ValueError, match="two"):
+    with pytest.raises(ValueError, match="takes 2 card"):
         Take((parse_card("9♠"),))
+    with pytest.raises(ValueError, match="appears twice"):
+        Take((parse_card("9♠"), parse_card("9♠")))
     assert Take(parse_cards("K♦ 9♠")) == Take(parse_cards("9♠ K♦"))
 
 

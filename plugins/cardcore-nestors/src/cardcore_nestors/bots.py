@@ -7,29 +7,14 @@ from math import comb, erf, sqrt
 from typing import Final, final
 
 from cardcore import SPECTATOR, Card
-from cardcore_nestors.game import (
-    HAND,
-    ROW,
-    TRICK,
-    Bid,
-    Nestors,
-    NestorsAction,
-    NestorsObservation,
-    NestorsState,
-    Pass,
-    Phase,
-    Play,
-    Take,
-    Trump,
-    card_points,
-    trick_winner,
-    two_card_winner,
-)
+from cardcore_nestors.actions import Bid, NestorsAction, Pass, Play, Take, Trump
+from cardcore_nestors.cards import SUIT_MASK, card_points
+from cardcore_nestors.rules import Nestors
+from cardcore_nestors.state import DECK, HAND, ROW, TRICK, NestorsObservation, NestorsState, Phase
+from cardcore_nestors.tricks import trick_winner, two_card_winner
 
 __all__ = ["NestorsHeuristic", "hand_number", "match_value"]
 
-_ALL: Final = sum(1 << (s * 13 + r - 2) for s in range(4) for r in range(6, 15))
-_SUIT_MASK: Final = tuple(sum(1 << (s * 13 + r - 2) for r in range(6, 15)) for s in range(4))
 _SPADE: Final = 3
 
 
@@ -52,7 +37,7 @@ def _c_beats(a: int, b: int, trump: int) -> int:
     mask = _C_BEATS.get(key)
     if mask is None:
         mask = 0
-        for c in _ids(_ALL & ~(1 << a) & ~(1 << b)):
+        for c in _ids(DECK & ~(1 << a) & ~(1 << b)):
             if trick_winner(a, b, c, trump) != 1:
                 mask |= 1 << c
         _C_BEATS[key] = mask
@@ -196,11 +181,11 @@ class NestorsHeuristic:
         seen = 0
         for z in range(len(t.known)):
             seen |= t.known[z]
-        unseen = _ALL & ~seen
+        unseen = DECK & ~seen
         c_seat = (o.play.leader + 2) % 4
         for s in range(4):
             if (o.play.voids[c_seat] >> s) & 1:
-                unseen &= ~_SUIT_MASK[s]
+                unseen &= ~SUIT_MASK[s]
         pool = unseen.bit_count()
         k = t.size(HAND + c_seat)
         best: tuple[float, float] | None = None

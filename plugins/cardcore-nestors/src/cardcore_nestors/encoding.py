@@ -26,22 +26,10 @@ from cardcore.adapters import (
     one_hot,
     scaled,
 )
-from cardcore_nestors.game import (
-    MAX_BID,
-    Bid,
-    DealInfo,
-    Leave,
-    MatchInfo,
-    Nestors,
-    NestorsAction,
-    NestorsObservation,
-    Pass,
-    Phase,
-    Play,
-    PlayInfo,
-    Take,
-    Trump,
-)
+from cardcore_nestors.actions import TRUMP_RANKS, Bid, Leave, NestorsAction, Pass, Play, Take, Trump
+from cardcore_nestors.options import MAX_BID
+from cardcore_nestors.rules import Nestors
+from cardcore_nestors.state import DealInfo, MatchInfo, NestorsObservation, Phase, PlayInfo
 
 __all__ = [
     "FACTS_SIZE",
@@ -52,7 +40,6 @@ __all__ = [
 ]
 
 _PHASES: Final = tuple(Phase)
-_TRUMP_RANKS: Final = (14, 11, 10)
 _MATCH_SIZE: Final = 2 + 2
 """The scores and the team that last made its contract."""
 _DEAL_SIZE: Final = 1 + 4 + 4 + 1 + 4 + 3
@@ -67,7 +54,7 @@ _PHASE_HOT: Final = {p: tuple(one_hot(i, len(_PHASES))) for i, p in enumerate(_P
 _SEAT_HOT: Final = {s: tuple(one_hot(s, 4)) for s in (None, 0, 1, 2, 3)}
 _TEAM_HOT: Final = {t: tuple(one_hot(t, 2)) for t in (None, 0, 1)}
 _TRUMP_HOT: Final = {
-    r: tuple(one_hot(_TRUMP_RANKS.index(r) if r else None, 3)) for r in (0, *_TRUMP_RANKS)
+    r: tuple(one_hot(TRUMP_RANKS.index(r) if r else None, 3)) for r in (0, *TRUMP_RANKS)
 }
 _BITS4: Final = tuple(tuple(float((m >> i) & 1) for i in range(4)) for m in range(16))
 
@@ -77,7 +64,7 @@ def nestors_actions() -> Iterator[NestorsAction]:
     yield Pass()
     for points in range(5, MAX_BID + 1, 5):
         yield Bid(points)
-    for rank in _TRUMP_RANKS:
+    for rank in TRUMP_RANKS:
         yield Trump(rank)
     for a, b in itertools.combinations(DECK_36, 2):
         yield Take((a, b))

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
 from cardcore.adapters import CodecSpec
 from cardcore_nestors.bots import NestorsHeuristic, hand_number, match_value
-from cardcore_nestors.game import PRESETS, Nestors, NestorsOptions
+from cardcore_nestors.options import PRESETS, NestorsOptions
+from cardcore_nestors.rules import Nestors
 
 
 @hookimpl

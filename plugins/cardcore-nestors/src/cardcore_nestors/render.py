@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Final
 
 from cardcore import SPECTATOR, Card
-from cardcore_nestors.game import (
+from cardcore_nestors.actions import Bid
+from cardcore_nestors.state import (
     HAND,
     HOLE,
     ROW,
     STOCK,
     TRICK,
-    Bid,
     HandResult,
     NestorsObservation,
     Phase,
