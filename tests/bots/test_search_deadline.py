@@ -57,9 +57,7 @@ def _decisions(game: Any, players: int, count: int, seed: int) -> list[Any]:
 
 
 @pytest.mark.parametrize("kind", ["ismcts", "pimc"])
-def test_a_long_play_out_is_cut_at_the_deadline(
-    kind: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_long_play_out_is_cut_at_the_deadline(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A play-out that alone would take many budgets stops at the deadline.
 
     Each action costs 10 ms of a fake clock, so one Nestors play-out to the end of the
