@@ -22,6 +22,18 @@ def test_search_bots_pass_the_kit_bot_checks(name: str, opts: dict[str, Any]) ->
     check_bot(name, "highcard", options=opts, games=2, players=4)
 
 
+@pytest.mark.parametrize("game_id", ["nyuri", "noddy", "box", "nestors"])
+@pytest.mark.parametrize(
+    ("name", "opts"), [("ismcts", {"iterations": 4}), ("pimc", {"determinizations": 2})]
+)
+def test_search_bots_pass_the_kit_bot_checks_in_every_game(
+    game_id: str, name: str, opts: dict[str, Any]
+) -> None:
+    """With the game's hints (heuristic play-outs, values, hand ends) in every game."""
+    game = load_game(game_id, threshold=100) if game_id == "nestors" else load_game(game_id)
+    check_bot(name, game, options=opts, games=2)
+
+
 def test_check_bot_catches_an_illegal_bot() -> None:
     """The bot check must be able to fail."""
     import types

@@ -138,11 +138,13 @@ def test_seconds_alone_are_not_capped_by_the_iteration_default(
     """A time budget given alone searches until the time is used, past the default."""
     monkeypatch.setattr(_search, "_clock", _Clock(0.001))
     g: Any = CountingWhoNext()
-    bot = ISMCTSBot(g, seed=1, seconds=2.0, hints=HINTS)
+    bot = ISMCTSBot(g, seed=1, seconds=10.0, hints=HINTS)
     bot.act(g.observe(g.initial_state(0), 0))
-    # 2 s of fake time at one clock reading per iteration: about 2000 iterations.
+    # 10 s of fake time at a few clock readings per iteration (between iterations, on
+    # the way down, in the play-out): thousands of iterations.
     assert g.samples > 5 * _search.DEFAULT_ITERATIONS
-    assert bot.last_iterations == g.samples
+    # The last sample may be cut at the deadline with nothing to score it: not counted.
+    assert g.samples - 1 <= bot.last_iterations <= g.samples
     pimc_game: Any = CountingWhoNext()
     pimc = PIMCBot(pimc_game, seed=1, seconds=1.0, hints=HINTS)
     pimc.act(pimc_game.observe(pimc_game.initial_state(0), 0))
@@ -163,7 +165,7 @@ def test_with_both_budgets_the_first_limit_stops_the_search(
     ISMCTSBot(g, seed=1, iterations=10**6, seconds=0.05, hints=HINTS).act(
         g.observe(g.initial_state(0), 0)
     )
-    assert 30 <= g.samples <= 60
+    assert 10 <= g.samples <= 60  # a few clock readings per iteration
 
 
 def test_neither_budget_uses_the_hint_then_the_default() -> None:

@@ -370,7 +370,7 @@ def test_hint_asks_the_heuristic_bot_when_there_is_one(
     import cardcore_highcard.hooks
 
     host = PluginHost(load_entrypoints=False)
-    host.register(cardcore_highcard.hooks, name="highcard")
+    host.register(cardcore_highcard.hooks.plugin, name="highcard")
     host.register(_HeuristicPlugin(), name="heuristic")
     monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
     legal = first_legal(load_game("highcard"), 0, 2, 0, dealer=1)
@@ -642,7 +642,7 @@ def test_a_failing_bot_forfeits_as_in_bot_matches(
     import cardcore_highcard.hooks
 
     host = PluginHost(load_entrypoints=False)
-    host.register(cardcore_highcard.hooks, name="highcard")
+    host.register(cardcore_highcard.hooks.plugin, name="highcard")
     host.register(_CrasherPlugin(), name="crasher")
     monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
     record = tmp_path / "r.json"
@@ -776,7 +776,7 @@ def test_ctrl_c_while_a_bot_thinks_loses_nothing(
     import cardcore_highcard.hooks
 
     host = PluginHost(load_entrypoints=False)
-    host.register(cardcore_highcard.hooks, name="highcard")
+    host.register(cardcore_highcard.hooks.plugin, name="highcard")
     host.register(_InterruptedPlugin(), name="slow")
     monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
     monkeypatch.setattr(_Interrupted, "pressed", False)

@@ -131,22 +131,38 @@ class _Playout:
                 self.team[s] = tuple(t)
                 self.rep[s] = min(t)
 
-    def run(self, state: Any, root_segment: Hashable, steps: int = 0) -> Any:
-        """Play ``state`` out with the policy; return where the play-out stopped."""
+    def run(
+        self, state: Any, root_segment: Hashable, deadline: float | None = None, steps: int = 0
+    ) -> Any:
+        """Play ``state`` out with the policy; return where the play-out stopped.
+
+        With a ``deadline`` (on :data:`_clock`) the play-out also stops once it has
+        passed (checked before every decision), so that one long play-out cannot overrun
+        a time budget; the state there is scored like a cut at the horizon.
+        """
         game, policy, segment = self.game, self.policy, self.segment
         current_player, apply = game.current_player, game.apply
         horizon = self.horizon or -1
+        clock = _clock
         while current_player(state) is not None:
             if steps == horizon or (segment is not None and segment(state) != root_segment):
+                break
+            if deadline is not None and clock() >= deadline:
                 break
             state = apply(state, policy(state))
             steps += 1
         return state
 
-    def rewards(self, state: Any, seats: Any) -> dict[int, float]:
-        """Each of ``seats``' reward (its team's) for the play-out's last state."""
+    def rewards(self, state: Any, seats: Any) -> dict[int, float] | None:
+        """Each of ``seats``' reward (its team's) for the play-out's last state.
+
+        ``None`` when the play-out was cut short (by a deadline) in a game that has no
+        value to score an unfinished state with: such a play-out counts for nothing.
+        """
         out: dict[int, float] = {}
         finished = self.game.current_player(state) is None
+        if not finished and self.value is None:
+            return None
         outcome = self.game.outcome(state) if finished and not self.score_finished else None
         value, rep, team = self.value, self.rep, self.team
         for seat in seats:
@@ -355,11 +371,13 @@ class ISMCTSBot:
                 root_segment = segment(state)
             node = root
             path: list[tuple[_Edge, int]] = []
-            expanded = False
+            expanded: tuple[_Node, Any] | None = None
             while True:
                 seat = current_player(state)
                 if seat is None or (segment is not None and segment(state) != root_segment):
                     break
+                if deadline is not None and path and clock() >= deadline:
+                    break  # out of time on the way down: score the state reached
                 if model and seat != me:
                     # The other seats move as the play-out policy would: the tree
                     # branches only on this seat's own decisions.
@@ -384,7 +402,7 @@ class ISMCTSBot:
                         e = edges[a] = _Edge()
                         path.append((e, seat))
                         state = apply(state, a)
-                        expanded = True
+                        expanded = node, a
                         break
                     best_v = -1.0
                     a = actions[0]
@@ -397,9 +415,15 @@ class ISMCTSBot:
                     path.append((e, seat))
                 state = apply(state, a)
                 node = node.child(a, current_player(state))
-            if expanded:
-                state = play.run(state, root_segment)
+            if expanded is not None:
+                state = play.run(state, root_segment, deadline)
             rewards = play.rewards(state, [s for _, s in path])
+            if rewards is None:
+                # Out of time inside a play-out that cannot be scored: forget the
+                # action it expanded, so that every edge in the tree has been visited.
+                if expanded is not None:
+                    del expanded[0].edges[expanded[1]]
+                break
             for e, seat in path:
                 e.n += 1
                 e.w += rewards[seat]
@@ -498,9 +522,14 @@ class PIMCBot:
                     break
                 after = game.apply(state, a)
                 for _ in range(self.rollouts):
-                    end = play.run(after, root_segment)
-                    totals[a] += play.rewards(end, seats)[seat]
-                counts[a] += self.rollouts
+                    rewards = play.rewards(play.run(after, root_segment, deadline), seats)
+                    if rewards is None:  # cut by the deadline, and nothing to score it with
+                        late = True
+                        break
+                    totals[a] += rewards[seat]
+                    counts[a] += 1
+                if late:
+                    break
             if late:
                 break
         else:

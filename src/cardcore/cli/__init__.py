@@ -61,6 +61,51 @@ def parse_bot_list(text: str) -> list[tuple[str, dict[str, str]]]:
     return out
 
 
+SEARCH_SECONDS_HELP = (
+    "search budget in seconds per decision for every bot that takes a 'seconds' option "
+    "(ismcts, pimc), unless its own spec sets one; with an 'iterations' option too, "
+    "whichever limit comes first. The bots keep it within about 10%% at the 95th "
+    "percentile, so it must be at most --time-limit / 1.1"
+)
+"""The help text of ``--search-seconds`` (``play`` and ``arena``)."""
+
+
+def with_search_seconds(spec: str, seconds: float | None, time_limit: float | None) -> str:
+    """Give ``seconds=S`` to every bot of a ``--bots`` list that takes it and lacks it.
+
+    A bot takes it when its factory declares a ``seconds`` option (the search bots do);
+    a spec that sets ``seconds`` itself keeps its own. Names that do not resolve are left
+    as they are, for the usual error when the bots are built.
+
+    Raises:
+        CliError: ``seconds`` is not positive, or leaves no room under ``time_limit``.
+    """
+    if seconds is None:
+        return spec
+    if not seconds > 0:
+        raise CliError(f"--search-seconds must be a positive number of seconds, not {seconds}")
+    if time_limit is not None and seconds * 1.1 > time_limit:
+        raise CliError(
+            f"--search-seconds {seconds:g} leaves no room under --time-limit {time_limit:g}: "
+            f"a search may run up to 10% over its budget and would forfeit; give "
+            f"--time-limit {seconds * 1.1 + 0.05:.2f} or more, or a smaller budget"
+        )
+    from cardcore._botspec import parse_bot_spec
+
+    host = _host()
+    out = []
+    for part in spec.split(","):
+        try:
+            name, options = parse_bot_spec(part)
+            takes = any(o.name == "seconds" for o in host.bot_options(name))
+        except (ValueError, PluginError):
+            takes = False
+        out.append(
+            f"{part.strip()}:seconds={seconds:g}" if takes and "seconds" not in options else part
+        )
+    return ",".join(out)
+
+
 def _import_from_cwd(names: Sequence[str]) -> None:
     """Let import-path bots resolve from the current directory, as with ``python -m``."""
     if any(":" in n for n in names) and os.getcwd() not in sys.path and "" not in sys.path:
@@ -259,6 +304,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play a match between bots (and humans) and show it."""
     if args.time_limit is not None and not args.time_limit > 0:
         raise CliError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
+    args.bots = with_search_seconds(args.bots, args.search_seconds, args.time_limit)
     if args.resume:
         if args.record:
             _check_record_path(args.record)
@@ -596,6 +642,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--time-limit", type=float, help="seconds per bot decision; a slower bot forfeits"
     )
+    p.add_argument("--search-seconds", type=float, metavar="SECONDS", help=SEARCH_SECONDS_HELP)
     p.add_argument("--json", action="store_true", help="print only the outcome as JSON")
     p.add_argument(
         "--verbose", "-v", action="store_true", help="draw the table after every decision"

@@ -10,6 +10,7 @@ from typing import Any
 
 from cardcore._engine import TIME_MARGIN
 from cardcore.arena._run import DEFAULT_TIME_LIMIT, MAX_DEALS, MAX_GAMES
+from cardcore.cli import SEARCH_SECONDS_HELP
 
 __all__ = ["cmd_arena", "register"]
 
@@ -21,7 +22,8 @@ mean placing with 95% confidence intervals, plus openskill ratings.
 the seats (same cards each time), so a run has DEALS x ARRANGEMENTS games (at most
 {max_deals} deals and {max_games} games per run). A bot is a
 registered id (see 'cardcore list') or an import path package.module:Class, with
-options after colons: --bots ismcts:iterations=200,random.
+options after colons: --bots ismcts:iterations=200,random. --search-seconds S gives
+every search bot (ismcts, pimc) S seconds a decision.
 
 Every finished game is committed to the SQLite database (--db) at once. Rerunning the
 same command resumes an interrupted run (stored games are verified by replaying them
@@ -99,6 +101,14 @@ def register(sub: Any) -> None:
         ),
     )
     p.add_argument(
+        "--search-seconds",
+        type=float,
+        metavar="SECONDS",
+        help=SEARCH_SECONDS_HELP.replace(
+            "--time-limit", f"--time-limit (default {DEFAULT_TIME_LIMIT:g})"
+        ),
+    )
+    p.add_argument(
         "--no-time-limit",
         action="store_true",
         help="no time limit (a bot that never answers then stops the arena)",
@@ -155,14 +165,16 @@ def _print_rich(result: Any) -> None:
 def cmd_arena(args: argparse.Namespace) -> int:
     """Run the arena and print its report (table, or JSON with ``--json``)."""
     from cardcore.arena import parse_bots, run_arena
-    from cardcore.cli import _parse_kv
+    from cardcore.cli import _parse_kv, with_search_seconds
 
     options = _parse_kv(args.option or [], "--option")
+    time_limit = None if args.no_time_limit else args.time_limit
+    bot_text = with_search_seconds(args.bots, args.search_seconds, time_limit)
     if args.report:
         from cardcore.cli._report import check_report
 
         check_report(args.report, args.report_replays)  # before playing, not after
-    bots = parse_bots(args.bots)
+    bots = parse_bots(bot_text)
     if any(b.is_import_path for b in bots) and os.getcwd() not in sys.path and "" not in sys.path:
         # Import-path bots resolve from the current directory, as with ``python -m``;
         # worker processes inherit the path. Appended, so it shadows nothing installed.
@@ -182,7 +194,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             db=args.db,
             name=args.name,
             fresh=args.fresh,
-            time_limit=None if args.no_time_limit else args.time_limit,
+            time_limit=time_limit,
             progress=False if args.no_progress else None,
             isolation=args.isolation,
         )
