@@ -13,7 +13,7 @@ from cardcore import DECK_52, CardAction, load_game, parse_card
 from cardcore_box import Play, TurnUp
 
 SRC = Path(__file__).parents[1] / "src" / "cardcore_box"
-ORDER = ["hooks", "bots", "encoding", "rules", "deal", "render", "state", "actions", "options"]
+ORDER = ["hooks", "bots", "encoding", "rules", "rounds", "deal", "render", "state", "actions", "options"]
 """Top to bottom: a module may import only modules after it (bots and encoding are peers)."""
 PEERS = {frozenset({"bots", "encoding"})}
 
