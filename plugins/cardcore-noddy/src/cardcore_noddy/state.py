@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 import random
-import struct
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
 
@@ -25,11 +24,10 @@ from cardcore import (
     Zone,
     card_ids,
     record_builder,
-    rng_below,
 )
 from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave, parse_action
 from cardcore_noddy.options import NoddyOptions
-from cardcore_noddy.scoring import PIP, SEQ, ScoringRules, find_show
+from cardcore_noddy.scoring import PIP, ScoringRules, find_show
 
 __all__ = [
     "HANDS",
@@ -53,11 +51,8 @@ __all__ = [
     "Shown",
     "TurnupJack",
     "Won",
-    "cut_for_dealer",
-    "draw7",
     "observation_from_json",
     "sample_table",
-    "stacked_top",
 ]
 
 # ---- public events ---------------------------------------------------------------------
@@ -368,86 +363,6 @@ new_played: Final[Callable[[int, Card, int, int, tuple[tuple[str, int], ...], in
 new_shown: Final[Callable[[int, int, tuple[tuple[str, int], ...], int], Shown]] = record_builder(
     Shown
 )
-
-
-# ---- the deal --------------------------------------------------------------------------
-
-
-_RANGE52: Final = list(range(52))
-_MASK64: Final = 0xFFFFFFFFFFFFFFFF
-_LANES: Final = _MASK64 * sum(1 << (128 * i) for i in range(7))
-"""Seven 64-bit lanes, 128 bits apart: a lane's 64 x 64-bit product never spills over."""
-_LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
-_LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
-"""Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
-_STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
-_UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
-"""The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
-
-
-def draw7(rng: int) -> tuple[list[int], int]:
-    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
-
-    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64). The seven
-    SplitMix64 states are ``rng + k * gamma`` (k = 1..7), so their outputs are mixed all
-    at once, one lane of a wide int each; only the final ``* n >> 64`` is done per draw.
-    """
-    z = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
-    z ^= (z >> 30) & _LANES
-    z = (z * 0xBF58476D1CE4E5B9) & _LANES
-    z ^= (z >> 27) & _LANES
-    z = (z * 0x94D049BB133111EB) & _LANES
-    z ^= (z >> 31) & _LANES
-    a, b, c, d, e, f, g = _UNPACK7(z.to_bytes(112, "little"))
-    pool = _RANGE52[:]
-    j = (a * 52) >> 64
-    pool[0], pool[j] = pool[j], pool[0]
-    j = ((b * 51) >> 64) + 1
-    pool[1], pool[j] = pool[j], pool[1]
-    j = ((c * 50) >> 64) + 2
-    pool[2], pool[j] = pool[j], pool[2]
-    j = ((d * 49) >> 64) + 3
-    pool[3], pool[j] = pool[j], pool[3]
-    j = ((e * 48) >> 64) + 4
-    pool[4], pool[j] = pool[j], pool[4]
-    j = ((f * 47) >> 64) + 5
-    pool[5], pool[j] = pool[j], pool[5]
-    j = ((g * 46) >> 64) + 6
-    pool[6], pool[j] = pool[j], pool[6]
-    return pool[:7], (rng + _STEP7) & _MASK64
-
-
-def cut_for_dealer(rng: int) -> tuple[tuple[Cut, ...], int, int]:
-    """The cut for the first dealer (ND-3.1): each seat draws a card, equal ranks cut again.
-
-    Returns:
-        The cuts, the dealer (the lower sequence rank) and the RNG state after them.
-    """
-    cuts: list[Cut] = []
-    while True:
-        a, rng = rng_below(rng, 52)
-        b, rng = rng_below(rng, 51)
-        if b >= a:
-            b += 1
-        cuts.append(Cut((Card.of(a), Card.of(b))))
-        if SEQ[a] != SEQ[b]:
-            return tuple(cuts), (0 if SEQ[a] < SEQ[b] else 1), rng
-
-
-def stacked_top(deck: Sequence[Card]) -> list[int]:
-    """The ids of the 7 cards a stacked deck deals (top card first).
-
-    Raises:
-        ValueError: the deck does not hold each of the 52 cards exactly once.
-    """
-    ids = [c.id for c in deck]
-    if len(ids) != 52 or len(set(ids)) != 52:
-        dups = sorted({str(c) for c in deck if ids.count(c.id) > 1})
-        raise ValueError(
-            "a stacked deck must hold each of the 52 cards exactly once; got "
-            f"{len(ids)} cards" + (f", repeated: {' '.join(dups)}" if dups else "")
-        )
-    return ids[:7]
 
 
 def sample_table(
