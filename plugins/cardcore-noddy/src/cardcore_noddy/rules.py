@@ -60,6 +60,7 @@ from cardcore_noddy.state import (
     NoddyState,
     Phase,
     Won,
+    new_observation,
     new_played,
     new_state,
     observation_from_json,
@@ -341,21 +342,20 @@ class Noddy:
         """What ``seat`` may know (ND-8); ``-1`` is an onlooker."""
         if seat not in (0, 1, SPECTATOR):
             raise ValueError(f"seat must be 0, 1 or -1 (onlooker), not {seat!r}")
-        legal = self.legal_actions(state) if seat == state.current else ()
-        return NoddyObservation(
-            seat=seat,
-            num_players=2,
-            current_player=state.current,
-            table=state.table.view(seat),
-            legal_actions=legal,
-            options=self.options,
-            dealer=state.dealer,
-            scores=state.scores,
-            phase=state.phase,
-            total=state.total,
-            gone=state.gone,
-            hand=state.hand,
-            events=state.events,
+        return new_observation(
+            seat,
+            2,
+            state.current,
+            state.table.view(seat),
+            self.legal_actions(state) if seat == state.current else (),
+            self.options,
+            state.dealer,
+            state.scores,
+            state.phase,
+            state.total,
+            state.gone,
+            state.hand,
+            state.events,
         )
 
     def sample_state(self, observation: NoddyObservation, rng: random.Random) -> NoddyState:

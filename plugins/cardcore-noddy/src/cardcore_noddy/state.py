@@ -51,6 +51,10 @@ __all__ = [
     "Shown",
     "TurnupJack",
     "Won",
+    "new_observation",
+    "new_played",
+    "new_shown",
+    "new_state",
     "observation_from_json",
     "sample_table",
 ]
@@ -363,6 +367,27 @@ new_played: Final[Callable[[int, Card, int, int, tuple[tuple[str, int], ...], in
 new_shown: Final[Callable[[int, int, tuple[tuple[str, int], ...], int], Shown]] = record_builder(
     Shown
 )
+new_observation: Final[
+    Callable[
+        [
+            int,
+            int,
+            int | None,
+            TableView,
+            tuple[NoddyAction, ...],
+            NoddyOptions,
+            int,
+            tuple[int, ...],
+            Phase,
+            int,
+            tuple[bool, ...],
+            int,
+            tuple[Event, ...],
+        ],
+        NoddyObservation,
+    ]
+] = record_builder(NoddyObservation)
+"""``NoddyObservation(...)`` with every field positionally, in declaration order."""
 
 
 def sample_table(
