@@ -225,7 +225,8 @@ class Box:
         hand = t.masks[HAND + cur]
         order = t.orders[TABLE]
         rng = state.rng
-        if isinstance(action, Play):
+        kind = type(action)  # both action classes are final: the same as isinstance
+        if kind is Play:
             c = action.mask.bit_length() - 1
             if not (hand >> c) & 1:
                 raise IllegalActionError(
@@ -250,7 +251,7 @@ class Box:
                     )
             src = HAND + cur
             boxed = False
-        elif isinstance(action, TurnUp):
+        elif kind is TurnUp:
             if order:
                 top = order[-1]
                 if hand & _FOLLOW[top]:

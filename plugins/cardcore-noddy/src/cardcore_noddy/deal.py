@@ -177,19 +177,28 @@ class HandStart:
         Raises:
             IllegalActionError: the action is not legal here; ``state`` is untouched.
         """
-        # Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows.
         kind = type(action)
-        table, rng, dealer, hand, gone = (
-            state.table,
-            state.rng,
-            state.dealer,
-            state.hand,
-            state.gone,
-        )
-        scores, total = state.scores, state.total
+        dealer = state.dealer
         if kind is Pass and seat != dealer:
-            events = state.events + (_KNAVE_PASSED[seat],)  # noqa: RUF005 (one copy, no list)
-            return new_state(table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events)
+            # The non-dealer passes: the dealer decides next (the most common step 2).
+            return new_state(
+                state.table,
+                state.rng,
+                dealer,
+                state.scores,
+                _KNAVE,
+                dealer,
+                state.total,
+                state.gone,
+                state.hand,
+                state.events + (_KNAVE_PASSED[seat],),  # noqa: RUF005 (one copy, no list)
+            )
+        table = state.table
+        rng = state.rng
+        hand = state.hand
+        gone = state.gone
+        scores = state.scores
+        total = state.total
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
         knave = JACK_OF[SUIT[turnup]]
         event: Event

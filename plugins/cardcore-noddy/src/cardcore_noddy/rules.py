@@ -111,6 +111,8 @@ class Noddy:
         """Last-card events by score and seat (immutable, so shared)."""
         self._start = HandStart(o, self.rules, self.legal_actions)
         """Steps 1-3 of every hand: the deal, the turned-up jack, the knave noddy, the shows."""
+        self._knave = self._start.knave
+        """Step 2's decision (:meth:`HandStart.knave`)."""
 
     # ---- metadata ----------------------------------------------------------------------
 
@@ -235,7 +237,7 @@ class Noddy:
         if seat is None:
             raise IllegalActionError(action, "the game is over")
         if state.phase is not _PLAYING:
-            return self._start.knave(state, seat, action)
+            return self._knave(state, seat, action)
         # Step 4 (ND-4.4): play a card to the pile, score it (ND-6.3), go, or end the play.
         if type(action) is not Play:  # Play is final: the same as isinstance
             raise IllegalActionError(
@@ -279,13 +281,11 @@ class Noddy:
         if points:
             scores = (score, scores[1]) if seat == 0 else (scores[0], score)
         played = new_played(seat, action.cards[0], total, points, parts, score)
-        rng, dealer, hand, events, gone = (
-            state.rng,
-            state.dealer,
-            state.hand,
-            state.events,
-            state.gone,
-        )
+        rng = state.rng
+        dealer = state.dealer
+        hand = state.hand
+        events = state.events
+        gone = state.gone
         if score >= self._target:
             won = (*events, played, Won(seat, score))
             return new_state(

@@ -550,38 +550,5 @@ def show_key(hand: int, turnup: int, dealer: bool) -> int:
 
 
 def show_keys(nd_hand: int, d_hand: int, turnup: int) -> tuple[int, int]:
-    """:func:`show_key` of the non-dealer's hand and of the dealer's, in one call."""
-    t = _TURNUP_KEY[turnup]
-    counts = t & _TURNUP_COUNTS
-    knave = t >> 64
-    m = nd_hand
-    low = m & -m
-    m ^= low
-    mid = m & -m
-    m ^= mid
-    s = (
-        _HAND_KEY[low.bit_length() - 1]
-        + _HAND_KEY[mid.bit_length() - 1]
-        + _HAND_KEY[m.bit_length() - 1]
-        + counts
-    )
-    nd_key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-    if nd_hand & knave:
-        nd_key |= 1 << 48
-    m = d_hand
-    low = m & -m
-    m ^= low
-    mid = m & -m
-    m ^= mid
-    s = (
-        _HAND_KEY[low.bit_length() - 1]
-        + _HAND_KEY[mid.bit_length() - 1]
-        + _HAND_KEY[m.bit_length() - 1]
-        + counts
-    )
-    d_key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-    if (t >> 57) & 1:
-        d_key |= 1 << 47
-    if d_hand & knave:
-        d_key |= 1 << 48
-    return nd_key, d_key
+    """:func:`show_key` of the non-dealer's hand and of the dealer's."""
+    return show_key(nd_hand, turnup, False), show_key(d_hand, turnup, True)
