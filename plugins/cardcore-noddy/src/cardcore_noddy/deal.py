@@ -3,16 +3,18 @@
 :class:`HandStart` deals a hand (ND-3.3), scores a turned-up jack (ND-4.1), takes the
 step-2 decision on the knave noddy (ND-4.2) and counts both shows (ND-4.3), up to the
 first play; the play itself is in :mod:`cardcore_noddy.rules`. The shuffle is part of
-what a seed means, so the way it draws its random numbers is fixed here.
+what a seed means, so the way it draws its random numbers is fixed here. Also here: a
+deal of the cards a seat cannot see that fits everything it knows (``sample_state``).
 """
 
 from __future__ import annotations
 
+import random
 import struct
 from collections.abc import Callable, Sequence
 from typing import Final, final
 
-from cardcore import Card, CardTable, IllegalActionError, new_table, rng_below
+from cardcore import Card, CardTable, IllegalActionError, card_ids, new_table, rng_below
 from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave
 from cardcore_noddy.options import NoddyOptions
 from cardcore_noddy.scoring import (
@@ -22,24 +24,31 @@ from cardcore_noddy.scoring import (
     _TURNUP_COUNTS,
     _TURNUP_KEY,
     JACK_OF,
+    PLAYABLE,
     SEQ,
     SUIT,
     Breakdown,
     ScoringRules,
+    find_show,
     show_keys,
     show_mask,
 )
 from cardcore_noddy.state import (
     HANDS,
     LAYOUT,
+    MAX_TOTAL,
+    PILE,
     TURNUP,
     Cut,
     Deal,
     Event,
+    Go,
     KnavePassed,
     KnaveShown,
+    NoddyObservation,
     NoddyState,
     Phase,
+    Played,
     Shown,
     TurnupJack,
     Won,
@@ -47,7 +56,7 @@ from cardcore_noddy.state import (
     new_state,
 )
 
-__all__ = ["HandStart", "bump", "cut_for_dealer", "draw7", "stacked_top"]
+__all__ = ["HandStart", "bump", "cut_for_dealer", "draw7", "sample_table", "stacked_top"]
 
 _RANGE52: Final = list(range(52))
 _MASK64: Final = 0xFFFFFFFFFFFFFFFF
@@ -325,26 +334,6 @@ class HandStart:
             show = self._shows_memo[key] = show_mask(hand, turnup, dealer=dealer, rules=self._rules)
         return show
 
-    def _shown(
-        self,
-        seat: int,
-        key: int,
-        hand: int,
-        turnup: int,
-        scores: tuple[int, ...],
-        *,
-        dealer: bool = False,
-    ) -> tuple[Shown, tuple[int, ...]]:
-        """One seat's show event and the scores after it."""
-        # The events are built each time: with the score in them, a table of events
-        # would mostly miss (tens of thousands of keys); the breakdowns are few.
-        show = self._shows_memo.get(key)
-        if show is None:
-            show = self._show(key, hand, turnup, dealer)
-        score = scores[seat] + show.total
-        event = new_shown(seat, show.total, show.parts, score)
-        return event, (bump(scores, seat, score) if show.total else scores)
-
     def shows(
         self,
         table: CardTable,
@@ -365,16 +354,104 @@ class HandStart:
         ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
         """
         nd = 1 - dealer
-        first, scores = self._shown(nd, nd_show, table.masks[HANDS[nd]], turnup, scores)
-        if first.score >= self._target:
-            won = (*events, *new, first, Won(nd, first.score))
-            return new_state(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
-        second, scores = self._shown(
-            dealer, d_show, table.masks[HANDS[dealer]], turnup, scores, dealer=True
-        )
-        if second.score >= self._target:
-            won = (*events, *new, first, second, Won(dealer, second.score))
-            return new_state(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
+        memo = self._shows_memo
+        for seat, key in ((nd, nd_show), (dealer, d_show)):
+            show = memo.get(key)
+            if show is None:
+                show = self._show(key, table.masks[HANDS[seat]], turnup, seat == dealer)
+            # The events are built each time: with the score in them, a table of events
+            # would mostly miss (tens of thousands of keys); the breakdowns are few.
+            points = show.total
+            score = scores[seat] + points
+            new = (*new, new_shown(seat, points, show.parts, score))
+            if points:
+                scores = (score, scores[1]) if seat == 0 else (scores[0], score)
+                if score >= self._target:  # scores start every hand below the target
+                    won = (*events, *new, Won(seat, score))
+                    return new_state(
+                        table, rng, dealer, scores, _OVER, None, total, gone, hand, won
+                    )
         # Step 4 (ND-4.4): the non-dealer plays first.
-        events = events + (*new, first, second)  # noqa: RUF005 (one copy, no list)
-        return new_state(table, rng, dealer, scores, _PLAYING, nd, total, gone, hand, events)
+        return new_state(table, rng, dealer, scores, _PLAYING, nd, total, gone, hand, events + new)
+
+
+# ---- a deal of the hidden cards that fits what a seat knows -----------------------------
+
+
+def sample_table(
+    o: NoddyObservation, rules: ScoringRules, rng: random.Random, *, tries: int
+) -> CardTable:
+    """A table that agrees with everything the observing seat knows (see ``sample_state``).
+
+    The hidden cards are dealt at random into the hands, the rest is the stock; a seat
+    that went holds no card that would have fitted, and a seat whose show was announced
+    gets cards that reproduce it when such cards turn up within ``tries`` random draws.
+
+    Raises:
+        ValueError: no deal of the hidden cards fits the go constraints.
+    """
+    view = o.table
+    known_all = 0
+    for m in view.known:
+        known_all |= m
+    turnup_mask = view.known[TURNUP]
+    pile_mask = view.known[PILE]
+    hands = [view.known[HANDS[0]], view.known[HANDS[1]]]
+    shows: dict[int, tuple[tuple[str, int], ...]] = {}
+    played = [0, 0]
+    go_at: dict[int, int] = {}
+    public = turnup_mask | pile_mask
+    for e in reversed(o.events):
+        if isinstance(e, Deal):
+            break
+        if isinstance(e, Shown):
+            shows[e.seat] = e.parts
+        elif isinstance(e, Played):
+            played[e.seat] |= 1 << e.card.id
+        elif isinstance(e, Go):
+            go_at[e.seat] = e.total
+        elif isinstance(e, KnaveShown):
+            public |= 1 << e.card.id
+    turnup = (turnup_mask & -turnup_mask).bit_length() - 1
+    pool = _DECK & ~known_all
+    for seat in (0, 1):
+        need = view.sizes[HANDS[seat]] - hands[seat].bit_count()
+        if not need:
+            continue
+        allowed = pool
+        if seat in go_at:
+            allowed &= ~PLAYABLE[MAX_TOTAL - go_at[seat]]
+        cards = list(card_ids(allowed))
+        if len(cards) < need:
+            raise ValueError(f"no deal of the hidden cards fits seat {seat}'s go")
+        pick = 0
+        parts = shows.get(seat)
+        if parts is not None and turnup >= 0:
+            pick = find_show(
+                hands[seat] | played[seat],
+                cards,
+                need,
+                turnup,
+                dealer=seat == o.dealer,
+                rules=rules,
+                parts=parts,
+                tries=tries,
+                rnd=rng.random,
+            )
+        if not pick:
+            pick = _mask(rng.sample(cards, need))
+        hands[seat] |= pick
+        pool &= ~pick
+    return CardTable(
+        LAYOUT,
+        (pool, hands[0], hands[1], turnup_mask, pile_mask),
+        ((), (), (), (), view.orders[PILE]),
+        (hands[0] | public, hands[1] | public),
+    )
+
+
+def _mask(ids: Sequence[int]) -> int:
+    m = 0
+    for c in ids:
+        m |= 1 << c
+    return m

@@ -33,12 +33,13 @@ from cardcore_noddy.actions import (
     ShowKnave,
     parse_action,
 )
-from cardcore_noddy.deal import HandStart, bump, cut_for_dealer, stacked_top
+from cardcore_noddy.deal import HandStart, bump, cut_for_dealer, sample_table, stacked_top
 from cardcore_noddy.options import NoddyOptions
 from cardcore_noddy.render import render
 from cardcore_noddy.scoring import (
     JACK_OF,
     PIP,
+    PLAYABLE,
     SEQ,
     SUIT,
     ScoringRules,
@@ -51,7 +52,6 @@ from cardcore_noddy.state import (
     LAYOUT,
     MAX_TOTAL,
     PILE,
-    PLAYABLE,
     TURNUP,
     Event,
     Go,
@@ -64,7 +64,6 @@ from cardcore_noddy.state import (
     new_played,
     new_state,
     observation_from_json,
-    sample_table,
 )
 
 __all__ = ["MAX_TOTAL", "Noddy"]

@@ -20,6 +20,7 @@ from cardcore import Card
 __all__ = [
     "MAX_SHOW",
     "PIP",
+    "PLAYABLE",
     "SEQ",
     "SUIT",
     "Breakdown",
@@ -35,6 +36,8 @@ PIP: Final[tuple[int, ...]] = tuple(min(s, 10) for s in SEQ)
 """Per card id, its pip value (ND-2.2): A = 1, 2-10 face value, J, Q, K = 10."""
 SUIT: Final[tuple[int, ...]] = tuple(i // 13 for i in range(52))
 """Per card id, its suit (0-3)."""
+PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for room in range(32))
+"""Per room left below 31 (0..31), the mask of cards whose pip value fits (ND-4.4)."""
 JACK_OF: Final[tuple[int, ...]] = tuple(s * 13 + 9 for s in range(4))
 """Per suit, the id of its jack (the knave noddy when that suit is trumps, ND-2.3)."""
 MAX_SHOW: Final = 20

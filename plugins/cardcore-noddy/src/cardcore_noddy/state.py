@@ -1,15 +1,13 @@
 """Noddy's state: the public events, the table's zones, the full state and what a seat sees.
 
-Also the setup's card work: the cut for the first dealer (ND-3.1), a stacked deck's top
-cards, the shuffle that draws the 7 cards of a deal (ND-4.5), the cards that fit the
-running total (ND-4.4), and a table sampled to agree with what a seat knows.
+The cut, the shuffle and the deal are in :mod:`cardcore_noddy.deal`, the card values in
+:mod:`cardcore_noddy.scoring`.
 """
 
 from __future__ import annotations
 
 import enum
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, Final, final
 
 import attrs
@@ -22,19 +20,16 @@ from cardcore import (
     TableView,
     Visibility,
     Zone,
-    card_ids,
     record_builder,
 )
 from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave, parse_action
 from cardcore_noddy.options import NoddyOptions
-from cardcore_noddy.scoring import PIP, ScoringRules, find_show
 
 __all__ = [
     "HANDS",
     "LAYOUT",
     "MAX_TOTAL",
     "PILE",
-    "PLAYABLE",
     "STOCK",
     "TURNUP",
     "Cut",
@@ -56,7 +51,6 @@ __all__ = [
     "new_shown",
     "new_state",
     "observation_from_json",
-    "sample_table",
 ]
 
 # ---- public events ---------------------------------------------------------------------
@@ -317,8 +311,6 @@ _DECK: Final = LAYOUT.deck
 
 MAX_TOTAL: Final = 31
 """The running total of the play never passes 31 (ND-4.4, ND-9.2)."""
-PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for room in range(32))
-"""Per room left below 31 (0..31), the mask of cards whose pip value fits (ND-4.4)."""
 
 
 def _layout_for(n: int) -> Layout:
@@ -388,82 +380,3 @@ new_observation: Final[
     ]
 ] = record_builder(NoddyObservation)
 """``NoddyObservation(...)`` with every field positionally, in declaration order."""
-
-
-def sample_table(
-    o: NoddyObservation, rules: ScoringRules, rng: random.Random, *, tries: int
-) -> CardTable:
-    """A table that agrees with everything the observing seat knows (see ``sample_state``).
-
-    The hidden cards are dealt at random into the hands, the rest is the stock; a seat
-    that went holds no card that would have fitted, and a seat whose show was announced
-    gets cards that reproduce it when such cards turn up within ``tries`` random draws.
-
-    Raises:
-        ValueError: no deal of the hidden cards fits the go constraints.
-    """
-    view = o.table
-    known_all = 0
-    for m in view.known:
-        known_all |= m
-    turnup_mask = view.known[TURNUP]
-    pile_mask = view.known[PILE]
-    hands = [view.known[HANDS[0]], view.known[HANDS[1]]]
-    shows: dict[int, tuple[tuple[str, int], ...]] = {}
-    played = [0, 0]
-    go_at: dict[int, int] = {}
-    public = turnup_mask | pile_mask
-    for e in reversed(o.events):
-        if isinstance(e, Deal):
-            break
-        if isinstance(e, Shown):
-            shows[e.seat] = e.parts
-        elif isinstance(e, Played):
-            played[e.seat] |= 1 << e.card.id
-        elif isinstance(e, Go):
-            go_at[e.seat] = e.total
-        elif isinstance(e, KnaveShown):
-            public |= 1 << e.card.id
-    turnup = (turnup_mask & -turnup_mask).bit_length() - 1
-    pool = _DECK & ~known_all
-    for seat in (0, 1):
-        need = view.sizes[HANDS[seat]] - hands[seat].bit_count()
-        if not need:
-            continue
-        allowed = pool
-        if seat in go_at:
-            allowed &= ~PLAYABLE[MAX_TOTAL - go_at[seat]]
-        cards = list(card_ids(allowed))
-        if len(cards) < need:
-            raise ValueError(f"no deal of the hidden cards fits seat {seat}'s go")
-        pick = 0
-        parts = shows.get(seat)
-        if parts is not None and turnup >= 0:
-            pick = find_show(
-                hands[seat] | played[seat],
-                cards,
-                need,
-                turnup,
-                dealer=seat == o.dealer,
-                rules=rules,
-                parts=parts,
-                tries=tries,
-                rnd=rng.random,
-            )
-        if not pick:
-            pick = _mask(rng.sample(cards, need))
-        hands[seat] |= pick
-        pool &= ~pick
-    return CardTable(
-        LAYOUT,
-        (pool, hands[0], hands[1], turnup_mask, pile_mask),
-        ((), (), (), (), view.orders[PILE]),
-        (hands[0] | public, hands[1] | public),
-    )
-
-
-def _mask(ids: Sequence[int]) -> int:
-    m = 0
-    for c in ids:
-        m |= 1 << c
-    return m
