@@ -1,8 +1,9 @@
-"""The start of a Noddy hand: the cut, the shuffle and the deal, steps 1-3 (ND-3, ND-4.1-4.3).
+"""The automatic start of a Noddy hand: the cut, the shuffle, the deal and the shows (ND-3, ND-4).
 
-:class:`HandStart` deals a hand (ND-3.3), scores a turned-up jack (ND-4.1), takes the
-step-2 decision on the knave noddy (ND-4.2) and counts both shows (ND-4.3), up to the
-first play; the play itself is in :mod:`cardcore_noddy.rules`. The shuffle is part of
+:class:`HandStart` deals a hand (ND-3.3), scores a turned-up jack (ND-4.1) and counts
+both shows (ND-4.3), up to the first play or to the step-2 decision on the knave noddy
+(ND-4.2); the two decisions, step 2 and the play, are in :mod:`cardcore_noddy.rules`.
+The shuffle is part of
 what a seed means, so the way it draws its random numbers is fixed here. Also here: a
 deal of the cards a seat cannot see that fits everything it knows (``sample_state``).
 """
@@ -11,11 +12,10 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final, final
 
-from cardcore import Card, CardTable, IllegalActionError, card_ids, new_table, rng_below
-from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave
+from cardcore import Card, CardTable, card_ids, new_table, rng_below
 from cardcore_noddy.options import NoddyOptions
 from cardcore_noddy.scoring import (
     _FLUSH_KEY,
@@ -23,14 +23,11 @@ from cardcore_noddy.scoring import (
     _SHOW_LOW,
     _TURNUP_COUNTS,
     _TURNUP_KEY,
-    JACK_OF,
     PLAYABLE,
     SEQ,
-    SUIT,
     Breakdown,
     ScoringRules,
     find_show,
-    show_keys,
     show_mask,
 )
 from cardcore_noddy.state import (
@@ -43,7 +40,6 @@ from cardcore_noddy.state import (
     Deal,
     Event,
     Go,
-    KnavePassed,
     KnaveShown,
     NoddyObservation,
     NoddyState,
@@ -140,13 +136,10 @@ def stacked_top(deck: Sequence[Card]) -> list[int]:
 _KNAVE: Final = Phase.KNAVE
 _PLAYING: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
-_ALL: Final = LAYOUT.all_seats
 _DECK: Final = LAYOUT.deck
 _NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 _CARD: Final = tuple(Card.of(i) for i in range(52))
 _NOT_GONE: Final = (False, False)
-_KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
-"""The two possible passes: events are immutable values, so one of each is shared."""
 
 
 def bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
@@ -156,17 +149,14 @@ def bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
 
 @final
 class HandStart:
-    """Steps 1-3 of every hand under fixed options, up to the first play."""
+    """The automatic steps 1 and 3 of every hand under fixed options (the deal, the shows)."""
 
     def __init__(
         self,
         options: NoddyOptions,
         rules: ScoringRules,
-        legal_actions: Callable[[NoddyState], tuple[NoddyAction, ...]],
     ) -> None:
         self._rules = rules
-        self._legal_actions = legal_actions
-        """The rules' legal actions, named when an action is refused."""
         self._target = options.target
         self._show_early = options.knave_noddy == "show_early"
         self._jack_awards: tuple[tuple[tuple[int, int], ...], ...] = (
@@ -179,81 +169,6 @@ class HandStart:
         """Shows by :func:`show_key` (a few thousand keys at most)."""
         self._deal_events: dict[int, Deal] = {}
         """Deal events by hand number, dealer and turn-up (immutable, so shared)."""
-
-    def knave(self, state: NoddyState, seat: int, action: NoddyAction) -> NoddyState:
-        """Step 2 (ND-4.2): ``seat`` shows the knave noddy or passes; after the dealer, the shows.
-
-        Raises:
-            IllegalActionError: the action is not legal here; ``state`` is untouched.
-        """
-        kind = type(action)
-        dealer = state.dealer
-        if kind is Pass and seat != dealer:
-            # The non-dealer passes: the dealer decides next (the most common step 2).
-            return new_state(
-                state.table,
-                state.rng,
-                dealer,
-                state.scores,
-                _KNAVE,
-                dealer,
-                state.total,
-                state.gone,
-                state.hand,
-                state.events + (_KNAVE_PASSED[seat],),  # noqa: RUF005 (one copy, no list)
-            )
-        table = state.table
-        rng = state.rng
-        hand = state.hand
-        gone = state.gone
-        scores = state.scores
-        total = state.total
-        turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
-        knave = JACK_OF[SUIT[turnup]]
-        event: Event
-        if kind is ShowKnave:
-            if not (table.masks[HANDS[seat]] >> knave) & 1:
-                raise IllegalActionError(
-                    action,
-                    f"you do not hold the knave noddy ({Card.of(knave)}, the jack of trumps)",
-                    self._legal_actions(state),
-                )
-            table = table.reveal(1 << knave, _ALL)
-            score = scores[seat] + 1
-            scores = bump(scores, seat, score)
-            event = KnaveShown(seat, _CARD[knave], 1, score)
-            if score >= self._target:
-                won = (*state.events, event, Won(seat, score))
-                return new_state(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
-        elif kind is Pass:
-            event = _KNAVE_PASSED[seat]
-        else:
-            raise IllegalActionError(
-                action,
-                "step 2 (the knave noddy) comes first: choose 'show knave' or 'pass'"
-                if kind is Play
-                else "not a Noddy action",
-                self._legal_actions(state),
-            )
-        if seat != dealer:
-            events = state.events + (event,)  # noqa: RUF005 (one copy, no list)
-            return new_state(table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events)
-        tm = table.masks
-        nd_show, d_show = show_keys(tm[2 - dealer], tm[1 + dealer], turnup)
-        return self.shows(
-            table,
-            turnup,
-            nd_show,
-            d_show,
-            rng,
-            dealer,
-            scores,
-            total,
-            gone,
-            hand,
-            state.events,
-            (event,),
-        )
 
     def deal(
         self,

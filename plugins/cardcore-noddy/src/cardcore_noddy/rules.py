@@ -45,6 +45,7 @@ from cardcore_noddy.scoring import (
     ScoringRules,
     award_table,
     pile_code,
+    show_keys,
     total_codes,
 )
 from cardcore_noddy.state import (
@@ -55,6 +56,8 @@ from cardcore_noddy.state import (
     TURNUP,
     Event,
     Go,
+    KnavePassed,
+    KnaveShown,
     LastCard,
     NoddyObservation,
     NoddyState,
@@ -71,11 +74,12 @@ __all__ = ["MAX_TOTAL", "Noddy"]
 _KNAVE: Final = Phase.KNAVE
 _PLAYING: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
-_ALL: Final = LAYOUT.all_seats
-_DECK: Final = LAYOUT.deck
-_NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 _SHOW_TRIES: Final = 1000
 """Random tries to find hidden cards that reproduce an announced show (``sample_state``)."""
+_ALL: Final = LAYOUT.all_seats
+_CARD: Final = tuple(Card.of(i) for i in range(52))
+_KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
+"""The two possible passes: events are immutable values, so one of each is shared."""
 _GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
 """Every go, by ``seat * 32 + total``."""
 
@@ -108,10 +112,8 @@ class Noddy:
         self._awards = award_table(self.rules)
         self._last_events: dict[int, LastCard] = {}
         """Last-card events by score and seat (immutable, so shared)."""
-        self._start = HandStart(o, self.rules, self.legal_actions)
-        """Steps 1-3 of every hand: the deal, the turned-up jack, the knave noddy, the shows."""
-        self._knave = self._start.knave
-        """Step 2's decision (:meth:`HandStart.knave`)."""
+        self._start = HandStart(o, self.rules)
+        """The automatic steps of every hand: the deal, the turned-up jack, the shows."""
 
     # ---- metadata ----------------------------------------------------------------------
 
@@ -236,7 +238,79 @@ class Noddy:
         if seat is None:
             raise IllegalActionError(action, "the game is over")
         if state.phase is not _PLAYING:
-            return self._knave(state, seat, action)
+            # Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows.
+            kind = type(action)
+            dealer = state.dealer
+            if kind is Pass and seat != dealer:
+                # The non-dealer passes: the dealer decides next (the most common step 2).
+                return new_state(
+                    state.table,
+                    state.rng,
+                    dealer,
+                    state.scores,
+                    _KNAVE,
+                    dealer,
+                    state.total,
+                    state.gone,
+                    state.hand,
+                    state.events + (_KNAVE_PASSED[seat],),  # noqa: RUF005 (one copy, no list)
+                )
+            table = state.table
+            rng = state.rng
+            hand = state.hand
+            gone = state.gone
+            scores = state.scores
+            total = state.total
+            turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
+            knave = JACK_OF[SUIT[turnup]]
+            event: Event
+            if kind is ShowKnave:
+                if not (table.masks[HANDS[seat]] >> knave) & 1:
+                    raise IllegalActionError(
+                        action,
+                        f"you do not hold the knave noddy ({Card.of(knave)}, the jack of trumps)",
+                        self.legal_actions(state),
+                    )
+                table = table.reveal(1 << knave, _ALL)
+                score = scores[seat] + 1
+                scores = bump(scores, seat, score)
+                event = KnaveShown(seat, _CARD[knave], 1, score)
+                if score >= self._target:
+                    won = (*state.events, event, Won(seat, score))
+                    return new_state(
+                        table, rng, dealer, scores, _OVER, None, total, gone, hand, won
+                    )
+            elif kind is Pass:
+                event = _KNAVE_PASSED[seat]
+            else:
+                raise IllegalActionError(
+                    action,
+                    "step 2 (the knave noddy) comes first: choose 'show knave' or 'pass'"
+                    if kind is Play
+                    else "not a Noddy action",
+                    self.legal_actions(state),
+                )
+            if seat != dealer:
+                events = state.events + (event,)  # noqa: RUF005 (one copy, no list)
+                return new_state(
+                    table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events
+                )
+            tm = table.masks
+            nd_show, d_show = show_keys(tm[2 - dealer], tm[1 + dealer], turnup)
+            return self._start.shows(
+                table,
+                turnup,
+                nd_show,
+                d_show,
+                rng,
+                dealer,
+                scores,
+                total,
+                gone,
+                hand,
+                state.events,
+                (event,),
+            )
         # Step 4 (ND-4.4): play a card to the pile, score it (ND-6.3), go, or end the play.
         if type(action) is not Play:  # Play is final: the same as isinstance
             raise IllegalActionError(

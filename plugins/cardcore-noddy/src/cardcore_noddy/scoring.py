@@ -532,26 +532,32 @@ def show_key(hand: int, turnup: int, dealer: bool) -> int:
     Rank multiset, flush size, aces in hand, a turned-up ace for the dealer and the
     knave noddy in hand: every input of :func:`show_mask`, so equal keys give equal shows.
     """
-    m = hand
-    low = m & -m
-    m ^= low
-    mid = m & -m
-    m ^= mid
-    t = _TURNUP_KEY[turnup]
-    s = (
-        _HAND_KEY[low.bit_length() - 1]
-        + _HAND_KEY[mid.bit_length() - 1]
-        + _HAND_KEY[m.bit_length() - 1]
-        + (t & _TURNUP_COUNTS)
-    )
-    key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-    if dealer and (t >> 57) & 1:
-        key |= 1 << 47
-    if hand & (t >> 64):
-        key |= 1 << 48
-    return key
+    nd_key, d_key = show_keys(hand, hand, turnup)
+    return d_key if dealer else nd_key
 
 
 def show_keys(nd_hand: int, d_hand: int, turnup: int) -> tuple[int, int]:
-    """:func:`show_key` of the non-dealer's hand and of the dealer's."""
-    return show_key(nd_hand, turnup, False), show_key(d_hand, turnup, True)
+    """:func:`show_key` of the non-dealer's hand and of the dealer's, in one call (step 3)."""
+    t = _TURNUP_KEY[turnup]
+    counts = t & _TURNUP_COUNTS
+    knave = t >> 64
+    keys = []
+    for hand in (nd_hand, d_hand):
+        low = hand & -hand
+        m = hand ^ low
+        mid = m & -m
+        m ^= mid
+        s = (
+            _HAND_KEY[low.bit_length() - 1]
+            + _HAND_KEY[mid.bit_length() - 1]
+            + _HAND_KEY[m.bit_length() - 1]
+            + counts
+        )
+        key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+        if hand & knave:
+            key |= 1 << 48
+        keys.append(key)
+    nd_key, d_key = keys
+    if (t >> 57) & 1:  # a turned-up ace scores for the dealer only
+        d_key |= 1 << 47
+    return nd_key, d_key
