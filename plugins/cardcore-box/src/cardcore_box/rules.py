@@ -225,8 +225,7 @@ class Box:
         hand = t.masks[HAND + cur]
         order = t.orders[TABLE]
         rng = state.rng
-        kind = type(action)  # both action classes are final: the same as isinstance
-        if kind is Play:
+        if isinstance(action, Play):
             c = action.mask.bit_length() - 1
             if not (hand >> c) & 1:
                 raise IllegalActionError(
@@ -251,7 +250,7 @@ class Box:
                     )
             src = HAND + cur
             boxed = False
-        elif kind is TurnUp:
+        elif isinstance(action, TurnUp):
             if order:
                 top = order[-1]
                 if hand & _FOLLOW[top]:
