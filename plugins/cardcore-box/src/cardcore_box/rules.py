@@ -10,7 +10,8 @@ After a round hands are refilled to four, boxes are refilled for players who pla
 their box, and players with an empty box are out. The last player with a box wins.
 
 Cards are ids (``suit * 13 + rank - 2``) and card sets are ``int`` bitmasks (see
-:mod:`cardcore_box.state`); the deal is in :mod:`cardcore_box.deal`.
+:mod:`cardcore_box.state`); the deal is in :mod:`cardcore_box.deal`, the seats' order
+and the end of a round in :mod:`cardcore_box.rounds`.
 """
 
 from __future__ import annotations
@@ -32,9 +33,10 @@ from cardcore import (
     sample_table,
 )
 from cardcore_box.actions import BoxAction, Play, TurnUp, parse_box_action
-from cardcore_box.deal import CLOCKWISE_FROM, deal, shuffle52
-from cardcore_box.options import BOX_SIZE, HAND_SIZE, NUM_PLAYERS, BoxOptions
+from cardcore_box.deal import deal, shuffle52
+from cardcore_box.options import NUM_PLAYERS, BoxOptions
 from cardcore_box.render import render
+from cardcore_box.rounds import NEXT, end_round
 from cardcore_box.state import (
     BOX,
     CODEC,
@@ -48,7 +50,6 @@ from cardcore_box.state import (
     Ending,
     layout,
     new_observation,
-    new_round,
     new_state,
 )
 
@@ -79,28 +80,6 @@ def _highest_rank(hand: int) -> int:
     return ((hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13).bit_length() - 1
 
 
-# ---- seats (BX-4.7) --------------------------------------------------------------------
-
-
-def _next_table(active: int, step: int) -> tuple[int, ...]:
-    out = []
-    for seat in range(NUM_PLAYERS):
-        nxt = seat
-        for _ in range(NUM_PLAYERS):
-            nxt = (nxt + step) % NUM_PLAYERS
-            if (active >> nxt) & 1:
-                break
-        out.append(nxt)
-    return tuple(out)
-
-
-_NEXT_CW: Final = tuple(_next_table(a, 1) for a in range(16))
-"""Per active-seat mask and seat, the next active seat clockwise (BX-4.7)."""
-_NEXT_ACW: Final = tuple(_next_table(a, -1) for a in range(16))
-"""Per active-seat mask and seat, the next active seat anticlockwise (BX-4.7)."""
-_NEXT: Final = (_NEXT_CW, _NEXT_CW, _NEXT_ACW)
-"""Indexed by the direction: ``_NEXT[1]`` is clockwise, ``_NEXT[-1]`` anticlockwise."""
-
 # ---- legal actions, shared ------------------------------------------------------------
 
 _ONLY_TURN_UP: Final[tuple[BoxAction, ...]] = (TurnUp(),)
@@ -108,7 +87,6 @@ _PLAYS: Final[tuple[Play, ...]] = tuple(Play.of(c) for c in range(52))
 """Per card id, its play."""
 _ONLY_PLAY: Final[tuple[tuple[BoxAction, ...], ...]] = tuple((p,) for p in _PLAYS)
 """Per card id, the legal actions when that card is the only one to play (most often)."""
-_NO_DRAWS: Final[tuple[int, ...]] = (0, 0, 0, 0)
 
 
 def _plays(m: int) -> tuple[BoxAction, ...]:
@@ -309,8 +287,17 @@ class Box:
                 known = (k0 | bit, k1 | bit, k2 | bit, k3 | bit)
                 t = new_table((t.layout, tuple(masks), t.orders, known))
                 played_by, from_box = state.played_by, state.from_box
-                return self._end_round(
-                    state, t, rng, played_by, from_box, winner, cur, Ending.FAILED_DRAW, c
+                return end_round(
+                    state,
+                    t,
+                    rng,
+                    played_by,
+                    from_box,
+                    winner,
+                    cur,
+                    Ending.FAILED_DRAW,
+                    c,
+                    self._fill,
                 )
             boxed = True
         else:
@@ -333,13 +320,13 @@ class Box:
         direction = state.direction
         if order and _RANK[order[-1]] == _RANK[c]:
             direction = -direction
-        nxt = _NEXT[direction][state.active][cur]
+        nxt = NEXT[direction][state.active][cur]
         played_by = (*state.played_by, cur)
         from_box = (*state.from_box, boxed)
         if not masks[BOX + nxt] and not masks[HAND + nxt] & _FOLLOW[c]:
             # BX-4.6b: stuck with an empty box; the round ends, nothing else moves.
-            return self._end_round(
-                state, t, rng, played_by, from_box, cur, nxt, Ending.EMPTY_BOX, None
+            return end_round(
+                state, t, rng, played_by, from_box, cur, nxt, Ending.EMPTY_BOX, None, self._fill
             )
         return new_state(
             t,
@@ -354,131 +341,6 @@ class Box:
             played_by,
             from_box,
             state.last_round,
-        )
-
-    # ---- end of a round (BX-5) --------------------------------------------------------
-
-    def _end_round(
-        self,
-        state: BoxState,
-        t: CardTable,
-        rng: int,
-        played_by: tuple[int, ...],
-        from_box: tuple[bool, ...],
-        winner: int,
-        stuck: int,
-        ending: Ending,
-        turned_up: int | None,
-    ) -> BoxState:
-        """End the round (BX-5) once its last card moved (table ``t``); start the next."""
-        masks = list(t.masks)
-        known = list(t.known)
-        order = t.orders[TABLE]
-        pile = t.orders[DRAW]  # bottom first: the top card is the last
-        # BX-5.1: the table cards (public already) go to the discard.
-        masks[DISCARD] |= masks[TABLE]
-        masks[TABLE] = 0
-        active = state.active
-        left = len(pile)
-        hand_draws = box_draws = _NO_DRAWS
-        if left:
-            # BX-5.2: serve each active player in turn, clockwise from the round winner;
-            # hand cards are seen by their owner, box cards by nobody. Each player
-            # draws their cards together from the top of the pile.
-            box_plays = [0, 0, 0, 0]
-            if True in from_box:
-                for s, b in zip(played_by, from_box, strict=True):
-                    if b:
-                        box_plays[s] += 1
-            failed = stuck if ending is Ending.FAILED_DRAW else -1
-            hands = [0, 0, 0, 0]
-            boxes = [0, 0, 0, 0]
-            drawn = 0
-            for p in CLOCKWISE_FROM[winner]:
-                if not (active >> p) & 1:
-                    continue
-                need = min(HAND_SIZE - masks[HAND + p].bit_count(), left)
-                if need:
-                    got = 0
-                    for c in pile[left - need : left]:
-                        got |= 1 << c
-                    left -= need
-                    masks[HAND + p] |= got
-                    known[p] |= got
-                    drawn |= got
-                    hands[p] = need
-                if box_plays[p] and left:
-                    size = masks[BOX + p].bit_count()
-                    if self._fill:
-                        need = BOX_SIZE - (p == failed) - size
-                    else:
-                        need = min(box_plays[p], BOX_SIZE - size)
-                    need = min(need, left)
-                    if need > 0:
-                        got = 0
-                        for c in pile[left - need : left]:
-                            got |= 1 << c
-                        left -= need
-                        masks[BOX + p] |= got
-                        drawn |= got
-                        boxes[p] = need
-                if not left:
-                    break
-            hand_draws = tuple(hands)
-            box_draws = tuple(boxes)
-            # The drawn cards were the top of the pile: what is left is its bottom.
-            pile = pile[:left]
-            masks[DRAW] ^= drawn
-        # BX-5.3: an empty box after the refill puts a player out; the hand goes to the
-        # discard face down and unseen: nobody, the owner included, follows it (BX-8.3).
-        eliminated: tuple[int, ...] = ()
-        out = state.out
-        if not (masks[BOX] and masks[BOX + 1] and masks[BOX + 2] and masks[BOX + 3]):
-            gone = []
-            new_out = list(out)
-            for p in range(NUM_PLAYERS):
-                if (active >> p) & 1 and not masks[BOX + p]:
-                    gone.append(p)
-                    new_out[p] = state.round
-                    active &= ~(1 << p)
-                    m = masks[HAND + p]
-                    masks[HAND + p] = 0
-                    masks[DISCARD] |= m
-                    known = [k & ~m for k in known]
-            if gone:
-                eliminated = tuple(gone)
-                out = tuple(new_out)
-        orders = (pile, (), (), (), (), (), (), (), (), (), (), (), (), (), ())
-        t = new_table((t.layout, tuple(masks), orders, tuple(known)))
-        result = new_round(
-            state.round,
-            winner,
-            ending,
-            stuck,
-            None if turned_up is None else DECK_52[turned_up],
-            tuple(map(DECK_52.__getitem__, order)),
-            played_by,
-            from_box,
-            hand_draws,
-            box_draws,
-            eliminated,
-        )
-        # BX-4.1: the winner leads, or the next active player clockwise from them.
-        over = active.bit_count() <= 1  # BX-5.4
-        leader = winner if (active >> winner) & 1 or not active else _NEXT_CW[active][winner]
-        return new_state(
-            t,
-            rng,
-            state.dealer,
-            state.round + 1,
-            leader,
-            None if over else leader,
-            1,
-            active,
-            out,
-            (),
-            (),
-            result,
         )
 
     # ---- observing ------------------------------------------------------------------

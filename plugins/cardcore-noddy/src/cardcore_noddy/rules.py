@@ -19,7 +19,6 @@ from typing import Any, Final, final
 from cardcore import (
     SPECTATOR,
     Card,
-    CardTable,
     IllegalActionError,
     Outcome,
     new_table,
@@ -34,24 +33,19 @@ from cardcore_noddy.actions import (
     ShowKnave,
     parse_action,
 )
+from cardcore_noddy.deal import HandStart, bump, cut_for_dealer, sample_table, stacked_top
 from cardcore_noddy.options import NoddyOptions
 from cardcore_noddy.render import render
 from cardcore_noddy.scoring import (
-    _FLUSH_KEY,
-    _HAND_KEY,
-    _SHOW_LOW,
-    _TURNUP_COUNTS,
-    _TURNUP_KEY,
     JACK_OF,
     PIP,
+    PLAYABLE,
     SEQ,
     SUIT,
-    Breakdown,
     ScoringRules,
     award_table,
     pile_code,
     show_keys,
-    show_mask,
     total_codes,
 )
 from cardcore_noddy.state import (
@@ -59,9 +53,7 @@ from cardcore_noddy.state import (
     LAYOUT,
     MAX_TOTAL,
     PILE,
-    PLAYABLE,
     TURNUP,
-    Deal,
     Event,
     Go,
     KnavePassed,
@@ -70,17 +62,11 @@ from cardcore_noddy.state import (
     NoddyObservation,
     NoddyState,
     Phase,
-    Shown,
-    TurnupJack,
     Won,
-    cut_for_dealer,
-    draw7,
+    new_observation,
     new_played,
-    new_shown,
     new_state,
     observation_from_json,
-    sample_table,
-    stacked_top,
 )
 
 __all__ = ["MAX_TOTAL", "Noddy"]
@@ -88,13 +74,10 @@ __all__ = ["MAX_TOTAL", "Noddy"]
 _KNAVE: Final = Phase.KNAVE
 _PLAYING: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
-_ALL: Final = LAYOUT.all_seats
-_DECK: Final = LAYOUT.deck
-_NO_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((),) * 5
 _SHOW_TRIES: Final = 1000
 """Random tries to find hidden cards that reproduce an announced show (``sample_state``)."""
+_ALL: Final = LAYOUT.all_seats
 _CARD: Final = tuple(Card.of(i) for i in range(52))
-_NOT_GONE: Final = (False, False)
 _KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
 """The two possible passes: events are immutable values, so one of each is shared."""
 _GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
@@ -124,21 +107,13 @@ class Noddy:
         )
         """The scoring options, for the show counter and the play scorer."""
         self._target = o.target
-        self._show_early = o.knave_noddy == "show_early"
-        self._jack_split = o.turnup_jack == "dealer1_nondealer2"
         self._last_at_31 = o.last_card_at_31
-        self._jack_awards: tuple[tuple[tuple[int, int], ...], ...] = (
-            (((0, 1), (1, 2)), ((1, 1), (0, 2))) if self._jack_split else (((0, 2),), ((1, 2),))
-        )
-        """Per dealer, the turned-up jack's awards in order (ND-4.1, ND-5.3)."""
         self._total_codes = tuple(196 * c for c in total_codes(self.rules))
         self._awards = award_table(self.rules)
-        self._shows_memo: dict[int, Breakdown] = {}
-        """Shows by :func:`show_key` (a few thousand keys at most)."""
         self._last_events: dict[int, LastCard] = {}
         """Last-card events by score and seat (immutable, so shared)."""
-        self._deal_events: dict[int, Deal] = {}
-        """Deal events by hand number, dealer and turn-up (immutable, so shared)."""
+        self._start = HandStart(o, self.rules)
+        """The automatic steps of every hand: the deal, the turned-up jack, the shows."""
 
     # ---- metadata ----------------------------------------------------------------------
 
@@ -184,7 +159,7 @@ class Noddy:
         elif dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
         top = None if deck is None else stacked_top(deck)
-        return self._deal(rng, dealer, (0, 0), 0, cuts, (), top)
+        return self._start.deal(rng, dealer, (0, 0), 0, cuts, (), top)
 
     def start_hand(
         self,
@@ -214,7 +189,7 @@ class Noddy:
             raise ValueError(f"scores must be two numbers from 0 to {self._target - 1}: {scores}")
         self.initial_state(2, seed, dealer=dealer, deck=deck)  # checks the dealer and deck
         top = None if deck is None else stacked_top(deck)
-        return self._deal(
+        return self._start.deal(
             rng_seed(seed), dealer, (int(scores[0]), int(scores[1])), hand - 1, (), (), top
         )
 
@@ -265,19 +240,27 @@ class Noddy:
         if state.phase is not _PLAYING:
             # Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows.
             kind = type(action)
-            table, rng, dealer, hand, gone = (
-                state.table,
-                state.rng,
-                state.dealer,
-                state.hand,
-                state.gone,
-            )
-            scores, total = state.scores, state.total
+            dealer = state.dealer
             if kind is Pass and seat != dealer:
-                events = state.events + (_KNAVE_PASSED[seat],)  # noqa: RUF005 (one copy, no list)
+                # The non-dealer passes: the dealer decides next (the most common step 2).
                 return new_state(
-                    table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events
+                    state.table,
+                    state.rng,
+                    dealer,
+                    state.scores,
+                    _KNAVE,
+                    dealer,
+                    state.total,
+                    state.gone,
+                    state.hand,
+                    state.events + (_KNAVE_PASSED[seat],),  # noqa: RUF005 (one copy, no list)
                 )
+            table = state.table
+            rng = state.rng
+            hand = state.hand
+            gone = state.gone
+            scores = state.scores
+            total = state.total
             turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
             knave = JACK_OF[SUIT[turnup]]
             event: Event
@@ -290,7 +273,7 @@ class Noddy:
                     )
                 table = table.reveal(1 << knave, _ALL)
                 score = scores[seat] + 1
-                scores = _bump(scores, seat, score)
+                scores = bump(scores, seat, score)
                 event = KnaveShown(seat, _CARD[knave], 1, score)
                 if score >= self._target:
                     won = (*state.events, event, Won(seat, score))
@@ -314,7 +297,7 @@ class Noddy:
                 )
             tm = table.masks
             nd_show, d_show = show_keys(tm[2 - dealer], tm[1 + dealer], turnup)
-            return self._shows(
+            return self._start.shows(
                 table,
                 turnup,
                 nd_show,
@@ -371,13 +354,11 @@ class Noddy:
         if points:
             scores = (score, scores[1]) if seat == 0 else (scores[0], score)
         played = new_played(seat, action.cards[0], total, points, parts, score)
-        rng, dealer, hand, events, gone = (
-            state.rng,
-            state.dealer,
-            state.hand,
-            state.events,
-            state.gone,
-        )
+        rng = state.rng
+        dealer = state.dealer
+        hand = state.hand
+        events = state.events
+        gone = state.gone
         if score >= self._target:
             won = (*events, played, Won(seat, score))
             return new_state(
@@ -405,7 +386,7 @@ class Noddy:
         if total < MAX_TOTAL or self._last_at_31:
             # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
             score += 1
-            scores = _bump(scores, seat, score)
+            scores = bump(scores, seat, score)
             last = self._last_events.get(score * 2 + seat)
             if last is None:
                 last = self._last_events[score * 2 + seat] = LastCard(seat, 1, score)
@@ -416,7 +397,7 @@ class Noddy:
                     new_table(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
                 )
         # A new deal gathers every card: the table after the play is never built.
-        return self._deal(rng, 1 - dealer, scores, hand, events, new)
+        return self._start.deal(rng, 1 - dealer, scores, hand, events, new)
 
     def _why_not_in_play(self, action: object) -> str:
         if isinstance(action, ShowKnave):
@@ -428,162 +409,26 @@ class Noddy:
             )
         return "not a Noddy action"
 
-    # ---- automatic steps ---------------------------------------------------------------
-
-    def _deal(
-        self,
-        rng: int,
-        dealer: int,
-        scores: tuple[int, ...],
-        hand: int,
-        events: tuple[Event, ...],
-        new: tuple[Event, ...],
-        top: Sequence[int] | None = None,
-    ) -> NoddyState:
-        """Deal a hand (ND-3.3), carry out step 1 (ND-4.1), and set up step 2 or step 3.
-
-        All cards are gathered and shuffled with the state's RNG (ND-4.5); ``top`` is the
-        top of a stacked deck instead. Only the 7 cards dealt are drawn from the RNG: the
-        stock is never used in the hand, so it is an unordered face-down heap. ``events``
-        are the game's events so far and ``new`` this decision's events before the deal.
-        """
-        if top is None:
-            top, rng = draw7(rng)
-        # The table (ND-3.3): the non-dealer holds cards 0, 2, 4, the dealer 1, 3, 5; card 6
-        # is the turn-up and the rest the stock. Each seat knows its hand and the turn-up.
-        a, b, c, d, e, f, turnup = top
-        nd_mask = (1 << a) | (1 << c) | (1 << e)
-        d_mask = (1 << b) | (1 << d) | (1 << f)
-        up = 1 << turnup
-        stock = _DECK ^ nd_mask ^ d_mask ^ up
-        if dealer:
-            masks, known = (stock, nd_mask, d_mask, up, 0), (nd_mask | up, d_mask | up)
-        else:
-            masks, known = (stock, d_mask, nd_mask, up, 0), (d_mask | up, nd_mask | up)
-        table = new_table((LAYOUT, masks, _NO_ORDERS, known))
-        hand += 1
-        key = (hand << 7) | (dealer << 6) | turnup
-        deal = self._deal_events.get(key)
-        if deal is None:
-            deal = self._deal_events[key] = Deal(hand, dealer, _CARD[turnup])
-        new = (*new, deal)
-        if SEQ[turnup] == 11:
-            # Step 1 (ND-4.1): the turned-up jack, the dealer's award first (ND-5.3).
-            for seat, points in self._jack_awards[dealer]:
-                score = scores[seat] + points
-                scores = _bump(scores, seat, score)
-                new = (*new, TurnupJack(seat, points, score))
-                if score >= self._target:
-                    won = (*events, *new, Won(seat, score))
-                    return new_state(
-                        table, rng, dealer, scores, _OVER, None, 0, _NOT_GONE, hand, won
-                    )
-        elif self._show_early:
-            # Step 2 (ND-4.2): the non-dealer decides first.
-            nd = 1 - dealer
-            return new_state(
-                table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, events + new
-            )
-        # Both show keys (scoring.show_keys) from the card ids: no bit scanning of masks.
-        t = _TURNUP_KEY[turnup]
-        counts = t & _TURNUP_COUNTS
-        knave = t >> 64
-        s = _HAND_KEY[a] + _HAND_KEY[c] + _HAND_KEY[e] + counts
-        nd_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-        if nd_mask & knave:
-            nd_show |= 1 << 48
-        s = _HAND_KEY[b] + _HAND_KEY[d] + _HAND_KEY[f] + counts
-        d_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-        if (t >> 57) & 1:
-            d_show |= 1 << 47
-        if d_mask & knave:
-            d_show |= 1 << 48
-        return self._shows(
-            table, turnup, nd_show, d_show, rng, dealer, scores, 0, _NOT_GONE, hand, events, new
-        )
-
-    def _show(self, key: int, hand: int, turnup: int, dealer: bool) -> Breakdown:
-        """The show of a ``hand`` mask (ND-6.1), kept by its :func:`show_key` ``key``."""
-        show = self._shows_memo.get(key)
-        if show is None:
-            show = self._shows_memo[key] = show_mask(hand, turnup, dealer=dealer, rules=self.rules)
-        return show
-
-    def _shown(
-        self,
-        seat: int,
-        key: int,
-        hand: int,
-        turnup: int,
-        scores: tuple[int, ...],
-        *,
-        dealer: bool = False,
-    ) -> tuple[Shown, tuple[int, ...]]:
-        """One seat's show event and the scores after it."""
-        # The events are built each time: with the score in them, a table of events
-        # would mostly miss (tens of thousands of keys); the breakdowns are few.
-        show = self._shows_memo.get(key)
-        if show is None:
-            show = self._show(key, hand, turnup, dealer)
-        score = scores[seat] + show.total
-        event = new_shown(seat, show.total, show.parts, score)
-        return event, (_bump(scores, seat, score) if show.total else scores)
-
-    def _shows(
-        self,
-        table: CardTable,
-        turnup: int,
-        nd_show: int,
-        d_show: int,
-        rng: int,
-        dealer: int,
-        scores: tuple[int, ...],
-        total: int,
-        gone: tuple[bool, ...],
-        hand: int,
-        events: tuple[Event, ...],
-        new: tuple[Event, ...],
-    ) -> NoddyState:
-        """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play.
-
-        ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
-        """
-        nd = 1 - dealer
-        first, scores = self._shown(nd, nd_show, table.masks[HANDS[nd]], turnup, scores)
-        if first.score >= self._target:
-            won = (*events, *new, first, Won(nd, first.score))
-            return new_state(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
-        second, scores = self._shown(
-            dealer, d_show, table.masks[HANDS[dealer]], turnup, scores, dealer=True
-        )
-        if second.score >= self._target:
-            won = (*events, *new, first, second, Won(dealer, second.score))
-            return new_state(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
-        # Step 4 (ND-4.4): the non-dealer plays first.
-        events = events + (*new, first, second)  # noqa: RUF005 (one copy, no list)
-        return new_state(table, rng, dealer, scores, _PLAYING, nd, total, gone, hand, events)
-
     # ---- information -------------------------------------------------------------------
 
     def observe(self, state: NoddyState, seat: int) -> NoddyObservation:
         """What ``seat`` may know (ND-8); ``-1`` is an onlooker."""
         if seat not in (0, 1, SPECTATOR):
             raise ValueError(f"seat must be 0, 1 or -1 (onlooker), not {seat!r}")
-        legal = self.legal_actions(state) if seat == state.current else ()
-        return NoddyObservation(
-            seat=seat,
-            num_players=2,
-            current_player=state.current,
-            table=state.table.view(seat),
-            legal_actions=legal,
-            options=self.options,
-            dealer=state.dealer,
-            scores=state.scores,
-            phase=state.phase,
-            total=state.total,
-            gone=state.gone,
-            hand=state.hand,
-            events=state.events,
+        return new_observation(
+            seat,
+            2,
+            state.current,
+            state.table.view(seat),
+            self.legal_actions(state) if seat == state.current else (),
+            self.options,
+            state.dealer,
+            state.scores,
+            state.phase,
+            state.total,
+            state.gone,
+            state.hand,
+            state.events,
         )
 
     def sample_state(self, observation: NoddyObservation, rng: random.Random) -> NoddyState:
@@ -632,7 +477,3 @@ class Noddy:
     def render(self, observation: NoddyObservation) -> str:
         """The table as text for the observing seat."""
         return render(observation)
-
-
-def _bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
-    return (score, scores[1]) if seat == 0 else (scores[0], score)

@@ -20,6 +20,7 @@ from cardcore import Card
 __all__ = [
     "MAX_SHOW",
     "PIP",
+    "PLAYABLE",
     "SEQ",
     "SUIT",
     "Breakdown",
@@ -35,6 +36,8 @@ PIP: Final[tuple[int, ...]] = tuple(min(s, 10) for s in SEQ)
 """Per card id, its pip value (ND-2.2): A = 1, 2-10 face value, J, Q, K = 10."""
 SUIT: Final[tuple[int, ...]] = tuple(i // 13 for i in range(52))
 """Per card id, its suit (0-3)."""
+PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for room in range(32))
+"""Per room left below 31 (0..31), the mask of cards whose pip value fits (ND-4.4)."""
 JACK_OF: Final[tuple[int, ...]] = tuple(s * 13 + 9 for s in range(4))
 """Per suit, the id of its jack (the knave noddy when that suit is trumps, ND-2.3)."""
 MAX_SHOW: Final = 20
@@ -529,59 +532,32 @@ def show_key(hand: int, turnup: int, dealer: bool) -> int:
     Rank multiset, flush size, aces in hand, a turned-up ace for the dealer and the
     knave noddy in hand: every input of :func:`show_mask`, so equal keys give equal shows.
     """
-    m = hand
-    low = m & -m
-    m ^= low
-    mid = m & -m
-    m ^= mid
-    t = _TURNUP_KEY[turnup]
-    s = (
-        _HAND_KEY[low.bit_length() - 1]
-        + _HAND_KEY[mid.bit_length() - 1]
-        + _HAND_KEY[m.bit_length() - 1]
-        + (t & _TURNUP_COUNTS)
-    )
-    key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-    if dealer and (t >> 57) & 1:
-        key |= 1 << 47
-    if hand & (t >> 64):
-        key |= 1 << 48
-    return key
+    nd_key, d_key = show_keys(hand, hand, turnup)
+    return d_key if dealer else nd_key
 
 
 def show_keys(nd_hand: int, d_hand: int, turnup: int) -> tuple[int, int]:
-    """:func:`show_key` of the non-dealer's hand and of the dealer's, in one call."""
+    """:func:`show_key` of the non-dealer's hand and of the dealer's, in one call (step 3)."""
     t = _TURNUP_KEY[turnup]
     counts = t & _TURNUP_COUNTS
     knave = t >> 64
-    m = nd_hand
-    low = m & -m
-    m ^= low
-    mid = m & -m
-    m ^= mid
-    s = (
-        _HAND_KEY[low.bit_length() - 1]
-        + _HAND_KEY[mid.bit_length() - 1]
-        + _HAND_KEY[m.bit_length() - 1]
-        + counts
-    )
-    nd_key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-    if nd_hand & knave:
-        nd_key |= 1 << 48
-    m = d_hand
-    low = m & -m
-    m ^= low
-    mid = m & -m
-    m ^= mid
-    s = (
-        _HAND_KEY[low.bit_length() - 1]
-        + _HAND_KEY[mid.bit_length() - 1]
-        + _HAND_KEY[m.bit_length() - 1]
-        + counts
-    )
-    d_key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-    if (t >> 57) & 1:
+    keys = []
+    for hand in (nd_hand, d_hand):
+        low = hand & -hand
+        m = hand ^ low
+        mid = m & -m
+        m ^= mid
+        s = (
+            _HAND_KEY[low.bit_length() - 1]
+            + _HAND_KEY[mid.bit_length() - 1]
+            + _HAND_KEY[m.bit_length() - 1]
+            + counts
+        )
+        key = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
+        if hand & knave:
+            key |= 1 << 48
+        keys.append(key)
+    nd_key, d_key = keys
+    if (t >> 57) & 1:  # a turned-up ace scores for the dealer only
         d_key |= 1 << 47
-    if d_hand & knave:
-        d_key |= 1 << 48
     return nd_key, d_key

@@ -1,16 +1,13 @@
 """Noddy's state: the public events, the table's zones, the full state and what a seat sees.
 
-Also the setup's card work: the cut for the first dealer (ND-3.1), a stacked deck's top
-cards, the shuffle that draws the 7 cards of a deal (ND-4.5), the cards that fit the
-running total (ND-4.4), and a table sampled to agree with what a seat knows.
+The cut, the shuffle and the deal are in :mod:`cardcore_noddy.deal`, the card values in
+:mod:`cardcore_noddy.scoring`.
 """
 
 from __future__ import annotations
 
 import enum
-import random
-import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, Final, final
 
 import attrs
@@ -23,20 +20,16 @@ from cardcore import (
     TableView,
     Visibility,
     Zone,
-    card_ids,
     record_builder,
-    rng_below,
 )
 from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave, parse_action
 from cardcore_noddy.options import NoddyOptions
-from cardcore_noddy.scoring import PIP, SEQ, ScoringRules, find_show
 
 __all__ = [
     "HANDS",
     "LAYOUT",
     "MAX_TOTAL",
     "PILE",
-    "PLAYABLE",
     "STOCK",
     "TURNUP",
     "Cut",
@@ -53,11 +46,11 @@ __all__ = [
     "Shown",
     "TurnupJack",
     "Won",
-    "cut_for_dealer",
-    "draw7",
+    "new_observation",
+    "new_played",
+    "new_shown",
+    "new_state",
     "observation_from_json",
-    "sample_table",
-    "stacked_top",
 ]
 
 # ---- public events ---------------------------------------------------------------------
@@ -318,8 +311,6 @@ _DECK: Final = LAYOUT.deck
 
 MAX_TOTAL: Final = 31
 """The running total of the play never passes 31 (ND-4.4, ND-9.2)."""
-PLAYABLE: Final = tuple(sum(1 << c for c in range(52) if PIP[c] <= room) for room in range(32))
-"""Per room left below 31 (0..31), the mask of cards whose pip value fits (ND-4.4)."""
 
 
 def _layout_for(n: int) -> Layout:
@@ -368,162 +359,24 @@ new_played: Final[Callable[[int, Card, int, int, tuple[tuple[str, int], ...], in
 new_shown: Final[Callable[[int, int, tuple[tuple[str, int], ...], int], Shown]] = record_builder(
     Shown
 )
-
-
-# ---- the deal --------------------------------------------------------------------------
-
-
-_RANGE52: Final = list(range(52))
-_MASK64: Final = 0xFFFFFFFFFFFFFFFF
-_LANES: Final = _MASK64 * sum(1 << (128 * i) for i in range(7))
-"""Seven 64-bit lanes, 128 bits apart: a lane's 64 x 64-bit product never spills over."""
-_LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
-_LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
-"""Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
-_STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
-_UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
-"""The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
-
-
-def draw7(rng: int) -> tuple[list[int], int]:
-    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
-
-    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64). The seven
-    SplitMix64 states are ``rng + k * gamma`` (k = 1..7), so their outputs are mixed all
-    at once, one lane of a wide int each; only the final ``* n >> 64`` is done per draw.
-    """
-    z = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
-    z ^= (z >> 30) & _LANES
-    z = (z * 0xBF58476D1CE4E5B9) & _LANES
-    z ^= (z >> 27) & _LANES
-    z = (z * 0x94D049BB133111EB) & _LANES
-    z ^= (z >> 31) & _LANES
-    a, b, c, d, e, f, g = _UNPACK7(z.to_bytes(112, "little"))
-    pool = _RANGE52[:]
-    j = (a * 52) >> 64
-    pool[0], pool[j] = pool[j], pool[0]
-    j = ((b * 51) >> 64) + 1
-    pool[1], pool[j] = pool[j], pool[1]
-    j = ((c * 50) >> 64) + 2
-    pool[2], pool[j] = pool[j], pool[2]
-    j = ((d * 49) >> 64) + 3
-    pool[3], pool[j] = pool[j], pool[3]
-    j = ((e * 48) >> 64) + 4
-    pool[4], pool[j] = pool[j], pool[4]
-    j = ((f * 47) >> 64) + 5
-    pool[5], pool[j] = pool[j], pool[5]
-    j = ((g * 46) >> 64) + 6
-    pool[6], pool[j] = pool[j], pool[6]
-    return pool[:7], (rng + _STEP7) & _MASK64
-
-
-def cut_for_dealer(rng: int) -> tuple[tuple[Cut, ...], int, int]:
-    """The cut for the first dealer (ND-3.1): each seat draws a card, equal ranks cut again.
-
-    Returns:
-        The cuts, the dealer (the lower sequence rank) and the RNG state after them.
-    """
-    cuts: list[Cut] = []
-    while True:
-        a, rng = rng_below(rng, 52)
-        b, rng = rng_below(rng, 51)
-        if b >= a:
-            b += 1
-        cuts.append(Cut((Card.of(a), Card.of(b))))
-        if SEQ[a] != SEQ[b]:
-            return tuple(cuts), (0 if SEQ[a] < SEQ[b] else 1), rng
-
-
-def stacked_top(deck: Sequence[Card]) -> list[int]:
-    """The ids of the 7 cards a stacked deck deals (top card first).
-
-    Raises:
-        ValueError: the deck does not hold each of the 52 cards exactly once.
-    """
-    ids = [c.id for c in deck]
-    if len(ids) != 52 or len(set(ids)) != 52:
-        dups = sorted({str(c) for c in deck if ids.count(c.id) > 1})
-        raise ValueError(
-            "a stacked deck must hold each of the 52 cards exactly once; got "
-            f"{len(ids)} cards" + (f", repeated: {' '.join(dups)}" if dups else "")
-        )
-    return ids[:7]
-
-
-def sample_table(
-    o: NoddyObservation, rules: ScoringRules, rng: random.Random, *, tries: int
-) -> CardTable:
-    """A table that agrees with everything the observing seat knows (see ``sample_state``).
-
-    The hidden cards are dealt at random into the hands, the rest is the stock; a seat
-    that went holds no card that would have fitted, and a seat whose show was announced
-    gets cards that reproduce it when such cards turn up within ``tries`` random draws.
-
-    Raises:
-        ValueError: no deal of the hidden cards fits the go constraints.
-    """
-    view = o.table
-    known_all = 0
-    for m in view.known:
-        known_all |= m
-    turnup_mask = view.known[TURNUP]
-    pile_mask = view.known[PILE]
-    hands = [view.known[HANDS[0]], view.known[HANDS[1]]]
-    shows: dict[int, tuple[tuple[str, int], ...]] = {}
-    played = [0, 0]
-    go_at: dict[int, int] = {}
-    public = turnup_mask | pile_mask
-    for e in reversed(o.events):
-        if isinstance(e, Deal):
-            break
-        if isinstance(e, Shown):
-            shows[e.seat] = e.parts
-        elif isinstance(e, Played):
-            played[e.seat] |= 1 << e.card.id
-        elif isinstance(e, Go):
-            go_at[e.seat] = e.total
-        elif isinstance(e, KnaveShown):
-            public |= 1 << e.card.id
-    turnup = (turnup_mask & -turnup_mask).bit_length() - 1
-    pool = _DECK & ~known_all
-    for seat in (0, 1):
-        need = view.sizes[HANDS[seat]] - hands[seat].bit_count()
-        if not need:
-            continue
-        allowed = pool
-        if seat in go_at:
-            allowed &= ~PLAYABLE[MAX_TOTAL - go_at[seat]]
-        cards = list(card_ids(allowed))
-        if len(cards) < need:
-            raise ValueError(f"no deal of the hidden cards fits seat {seat}'s go")
-        pick = 0
-        parts = shows.get(seat)
-        if parts is not None and turnup >= 0:
-            pick = find_show(
-                hands[seat] | played[seat],
-                cards,
-                need,
-                turnup,
-                dealer=seat == o.dealer,
-                rules=rules,
-                parts=parts,
-                tries=tries,
-                rnd=rng.random,
-            )
-        if not pick:
-            pick = _mask(rng.sample(cards, need))
-        hands[seat] |= pick
-        pool &= ~pick
-    return CardTable(
-        LAYOUT,
-        (pool, hands[0], hands[1], turnup_mask, pile_mask),
-        ((), (), (), (), view.orders[PILE]),
-        (hands[0] | public, hands[1] | public),
-    )
-
-
-def _mask(ids: Sequence[int]) -> int:
-    m = 0
-    for c in ids:
-        m |= 1 << c
-    return m
+new_observation: Final[
+    Callable[
+        [
+            int,
+            int,
+            int | None,
+            TableView,
+            tuple[NoddyAction, ...],
+            NoddyOptions,
+            int,
+            tuple[int, ...],
+            Phase,
+            int,
+            tuple[bool, ...],
+            int,
+            tuple[Event, ...],
+        ],
+        NoddyObservation,
+    ]
+] = record_builder(NoddyObservation)
+"""``NoddyObservation(...)`` with every field positionally, in declaration order."""
