@@ -24,7 +24,10 @@ def test_the_hook_registers_the_codec() -> None:
     """The plugin's cardcore_register_codecs hook is found through its entry point."""
     spec = CodecRegistry().spec("box")
     assert spec.source == "box"
-    assert spec.factory is box_codec
+    from cardcore_box.hooks import codec
+
+    assert spec.factory is codec, "a wrapper that imports the encoding module when called"
+    assert type(codec(Box(), 4)) is type(box_codec(Box(), 4))
     assert load_codec("box").num_actions == 53
 
 
@@ -105,3 +108,16 @@ def test_packed_facts_are_the_facts_as_float32() -> None:
         legal = game.legal_actions(state)
         state = game.apply(state, legal[rng.randrange(len(legal))])
     assert checked > 50
+
+
+def test_the_hooks_do_not_load_the_encoding() -> None:
+    """Listing the installed games does not import NumPy through the codec module."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, cardcore_box.hooks; "
+        "assert 'cardcore_box.encoding' not in sys.modules, 'encoding loaded'; "
+        "assert 'numpy' not in sys.modules, 'numpy loaded'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

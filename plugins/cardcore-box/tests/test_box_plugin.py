@@ -51,12 +51,16 @@ def test_game_metadata() -> None:
     assert g.max_decisions(4) == 52
 
 
-def test_hooks_module_follows_the_hook_spec() -> None:
-    """The hooks module implements cardcore's hook protocol (checked by mypy too)."""
-    import cardcore_box.hooks as hooks_module
-    from cardcore import CardcoreHooks
+def test_hooks_module_declares_the_plugin() -> None:
+    """The hooks module's ``Plugin`` record is what the entry point names."""
+    from importlib import metadata
 
-    hooks: CardcoreHooks = hooks_module
-    specs = list(hooks.cardcore_register_games())
-    assert [s.name for s in specs] == ["box"]
+    from cardcore import CardcoreHooks, Plugin
+    from cardcore_box.hooks import plugin
+
+    hooks: CardcoreHooks = plugin
+    assert isinstance(plugin, Plugin)
+    assert [s.name for s in hooks.cardcore_register_games()] == ["box"]
     assert [b.name for b in hooks.cardcore_register_bots()] == ["box-heuristic"]
+    (ep,) = [e for e in metadata.entry_points(group="cardcore") if e.name == "box"]
+    assert ep.value == "cardcore_box.hooks:plugin" and ep.load() is plugin

@@ -25,7 +25,10 @@ def test_the_hook_registers_the_codec() -> None:
     """The plugin's cardcore_register_codecs hook is found through its entry point."""
     spec = CodecRegistry().spec("noddy")
     assert spec.source == "noddy"
-    assert spec.factory is noddy_codec
+    from cardcore_noddy.hooks import codec
+
+    assert spec.factory is codec, "a wrapper that imports the encoding module when called"
+    assert type(codec(Noddy(), 2)) is type(noddy_codec(Noddy(), 2))
     assert load_codec("noddy").num_actions == 54
 
 
@@ -59,3 +62,16 @@ def test_facts_follow_the_hand() -> None:
     for seat, points in shows.items():
         assert show_facts[2 * seat : 2 * seat + 2] == [1.0, pytest.approx(points / 20)]
     assert all(-1.0 <= x <= 1.0 for x in facts)
+
+
+def test_the_hooks_do_not_load_the_encoding() -> None:
+    """Listing the installed games does not import NumPy through the codec module."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, cardcore_noddy.hooks; "
+        "assert 'cardcore_noddy.encoding' not in sys.modules, 'encoding loaded'; "
+        "assert 'numpy' not in sys.modules, 'numpy loaded'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
