@@ -11,7 +11,6 @@ card table are described in :mod:`cardcore_nyuri.state`.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NoReturn, final
 
@@ -25,8 +24,6 @@ from cardcore import (
     card_ids,
     new_table,
     rng_below,
-    rng_seed,
-    rng_shuffle,
     sample_table,
 )
 from cardcore_nyuri.actions import (
@@ -40,7 +37,8 @@ from cardcore_nyuri.actions import (
     TakeBack,
     parse_nyuri_action,
 )
-from cardcore_nyuri.options import HAND_SIZE, NyuriOptions
+from cardcore_nyuri.deal import deal
+from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.render import render_observation
 from cardcore_nyuri.state import (
     NyuriObservation,
@@ -153,55 +151,7 @@ class Nyuri:
         Raises:
             ValueError: a bad player count, dealer seat or deck.
         """
-        layout = nyuri_layout(num_players) if isinstance(num_players, int) else None
-        if layout is None:
-            raise ValueError(f"Nyuri is for 2, 3 or 4 players, not {num_players!r}")
-        n = num_players
-        rng = rng_seed(seed)
-        if dealer is None:
-            dealer, rng = rng_below(rng, n)
-        elif not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        ids: Sequence[int]
-        if deck is not None:
-            if not all(isinstance(c, Card) for c in deck):
-                raise ValueError("a stacked deck must be a sequence of cards, top card first")
-            ids = [c.id for c in deck]
-            if len(ids) != 52 or len(set(ids)) != 52:
-                twice = sorted(c for c, k in Counter(ids).items() if k > 1)
-                missing = sorted(set(range(52)) - set(ids))
-                raise ValueError(
-                    "a stacked deck must hold each of the 52 cards exactly once; got "
-                    f"{len(ids)} cards, twice: [{' '.join(str(_CARD[c]) for c in twice)}], "
-                    f"missing: [{' '.join(str(_CARD[c]) for c in missing)}]"
-                )
-        else:
-            ids, rng = rng_shuffle(rng, range(52))
-        # Deal one card at a time clockwise from the dealer's left (NY-3.2), the top card
-        # first; each player sees only their own cards.
-        masks = [0] * len(layout.zones)
-        dealt = HAND_SIZE * n
-        for i in range(dealt):
-            masks[1 + (dealer + 1 + i) % n] |= 1 << ids[i]
-        stock = tuple(reversed(ids[dealt:]))  # bottom first
-        for c in stock:
-            masks[0] |= 1 << c
-        orders: list[tuple[int, ...]] = [()] * len(layout.zones)
-        orders[0] = stock
-        table = CardTable(layout, tuple(masks), tuple(orders), tuple(masks[1 : 1 + n]))
-        first = (dealer + 1) % n
-        return NyuriState(
-            table=table,
-            rng=rng,
-            dealer=dealer,
-            phase=_LAY,
-            layer=first,
-            current=first,
-            turn=1,
-            dead_turns=0,
-            last=None,
-            end_reason="",
-        )
+        return deal(num_players, seed, dealer, deck)
 
     # ---- whose turn, what is legal ---------------------------------------------------
 
