@@ -28,6 +28,7 @@ from cardcore import (
 )
 from cardcore_nyuri.actions import (
     _HIGHER_SAME_SUIT,
+    _LAYS,
     _SUIT_OF,
     Decline,
     Lay,
@@ -184,12 +185,13 @@ class Nyuri:
                 low = m & -m
                 m ^= low
                 c = low.bit_length() - 1
-                out.append(Lay.of(c))
+                row = 53 * c  # the lays of c: _LAYS[row + guard], unguarded at row + 52
+                out.append(_LAYS[row + 52])
                 guards = hand & _HIGHER_SAME_SUIT[c]
                 while guards:
                     g = guards & -guards
                     guards ^= g
-                    out.append(Lay.of(c, g.bit_length() - 1))
+                    out.append(_LAYS[row + g.bit_length() - 1])
             return tuple(out)
         if phase is _RETURN:
             return _RETURN_BOTH if masks[0] else _RETURN_TAKE
