@@ -47,6 +47,7 @@ from cardcore_nyuri.state import (
     NyuriZones,
     Phase,
     TurnRecord,
+    new_observation,
     new_record,
     new_state,
     nyuri_layout,
@@ -516,27 +517,28 @@ class Nyuri:
 
     def observe(self, state: NyuriState, seat: int) -> NyuriObservation:
         """What ``seat`` may know of ``state`` (``-1``: an onlooker), per section 8."""
-        return NyuriObservation(
-            seat=seat,
-            num_players=state.table.layout.num_seats,
-            dealer=state.dealer,
-            phase=state.phase,
-            layer=state.layer,
-            current_player=state.current,
-            turn=state.turn,
-            dead_turns=state.dead_turns,
-            last=state.last,
-            end_reason=state.end_reason,
-            counts=self.counts(state),
-            table=state.table.view(seat),
-            legal_actions=self.legal_actions(state) if seat == state.current else (),
+        table = state.table
+        return new_observation(
+            seat,
+            table.layout.num_seats,
+            state.dealer,
+            state.phase,
+            state.layer,
+            state.current,
+            state.turn,
+            state.dead_turns,
+            state.last,
+            state.end_reason,
+            self.counts(state),
+            table.view(seat),
+            self.legal_actions(state) if seat == state.current else (),
         )
 
     def counts(self, state: NyuriState) -> tuple[int, ...]:
         """Each player's count (NY-6.1): pile sizes, or hand sizes with ``capture=hand``."""
         n = state.table.layout.num_seats
         base = 1 + n if self._pile else 1
-        return tuple(state.table.masks[base + s].bit_count() for s in range(n))
+        return tuple(map(int.bit_count, state.table.masks[base : base + n]))
 
     def outcome(self, state: NyuriState) -> Outcome | None:
         """The result once the game is over (NY-6): the highest counts share the win."""
