@@ -2,70 +2,41 @@
 
 from __future__ import annotations
 
-import ast
 import copy
 import pickle
 from pathlib import Path
 
 import pytest
 
-from cardcore import Card, CardAction, LazyActions, load_game, parse_card, parse_cards
+from cardcore import (
+    Card,
+    CardAction,
+    LazyActions,
+    load_game,
+    parse_card,
+    parse_cards,
+)
+from cardcore.testing import AnatomyError, check_plugin_anatomy
 from cardcore_nyuri import Decline, Lay, Nyuri, Steal, Swap, TakeBack
 
 SRC = Path(__file__).parents[1] / "src" / "cardcore_nyuri"
-ORDER = ["hooks", "bots", "encoding", "rules", "steals", "render", "state", "actions", "options"]
-"""Top to bottom: a module may import only modules after it (bots and encoding are peers)."""
-PEERS = {frozenset({"bots", "encoding"})}
+RULE_MODULES = ("steals", "deal")
+"""Nyuri's own rule modules, below ``rules``: which sets may steal (NY-4.4), the deal (NY-3)."""
 
 
-def _imports(module: str) -> set[str]:
-    tree = ast.parse((SRC / f"{module}.py").read_text(encoding="utf-8"))
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            name = node.module
-        elif isinstance(node, ast.Import):
-            name = node.names[0].name
-        else:
-            continue
-        if name.startswith("cardcore_nyuri."):
-            out.add(name.split(".")[1])
-    return out
+def test_the_plugin_keeps_the_anatomy() -> None:
+    """Every module has its place, imports run one way and each reads in one sitting."""
+    check_plugin_anatomy("cardcore_nyuri", rule_modules=RULE_MODULES)
 
 
-def test_every_module_is_in_the_anatomy() -> None:
-    found = {p.stem for p in SRC.glob("*.py")} - {"__init__"}
-    assert found == set(ORDER)
-
-
-@pytest.mark.parametrize("module", ORDER)
-def test_imports_run_one_way(module: str) -> None:
-    """No module imports one above it (so none import each other), and render not rules."""
-    below = set(ORDER[ORDER.index(module) + 1 :])
-    for imported in _imports(module):
-        assert imported in below, f"{module} imports {imported}, which is not below it"
-        assert frozenset({module, imported}) not in PEERS, f"{module} imports its peer"
-    assert "rules" not in _imports("render")
-
-
-def test_the_checker_catches_an_upward_import(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_checker_catches_an_upward_import(tmp_path: Path) -> None:
     """A state module importing the rules would be reported."""
     for p in SRC.glob("*.py"):
         (tmp_path / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
     with (tmp_path / "state.py").open("a", encoding="utf-8") as f:
         f.write("\nfrom cardcore_nyuri.rules import Nyuri\n")
-    monkeypatch.setitem(globals(), "SRC", tmp_path)
-    with pytest.raises(AssertionError, match="state imports rules"):
-        test_imports_run_one_way("state")
-
-
-@pytest.mark.parametrize("module", ORDER)
-def test_modules_are_short(module: str) -> None:
-    """Each module reads in one sitting (about 600 lines at most)."""
-    lines = (SRC / f"{module}.py").read_text(encoding="utf-8").count("\n")
-    assert lines <= 650, f"{module}.py has {lines} lines"
+    with pytest.raises(AnatomyError, match="state imports rules, which is not below it"):
+        check_plugin_anatomy("cardcore_nyuri", rule_modules=RULE_MODULES, path=tmp_path)
 
 
 def test_actions_are_shared_instances() -> None:

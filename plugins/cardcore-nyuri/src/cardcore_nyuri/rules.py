@@ -11,7 +11,6 @@ card table are described in :mod:`cardcore_nyuri.state`.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NoReturn, final
 
@@ -25,12 +24,11 @@ from cardcore import (
     card_ids,
     new_table,
     rng_below,
-    rng_seed,
-    rng_shuffle,
     sample_table,
 )
 from cardcore_nyuri.actions import (
     _HIGHER_SAME_SUIT,
+    _LAYS,
     _SUIT_OF,
     Decline,
     Lay,
@@ -40,7 +38,8 @@ from cardcore_nyuri.actions import (
     TakeBack,
     parse_nyuri_action,
 )
-from cardcore_nyuri.options import HAND_SIZE, NyuriOptions
+from cardcore_nyuri.deal import deal
+from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.render import render_observation
 from cardcore_nyuri.state import (
     NyuriObservation,
@@ -48,6 +47,7 @@ from cardcore_nyuri.state import (
     NyuriZones,
     Phase,
     TurnRecord,
+    new_observation,
     new_record,
     new_state,
     nyuri_layout,
@@ -153,55 +153,7 @@ class Nyuri:
         Raises:
             ValueError: a bad player count, dealer seat or deck.
         """
-        layout = nyuri_layout(num_players) if isinstance(num_players, int) else None
-        if layout is None:
-            raise ValueError(f"Nyuri is for 2, 3 or 4 players, not {num_players!r}")
-        n = num_players
-        rng = rng_seed(seed)
-        if dealer is None:
-            dealer, rng = rng_below(rng, n)
-        elif not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        ids: Sequence[int]
-        if deck is not None:
-            if not all(isinstance(c, Card) for c in deck):
-                raise ValueError("a stacked deck must be a sequence of cards, top card first")
-            ids = [c.id for c in deck]
-            if len(ids) != 52 or len(set(ids)) != 52:
-                twice = sorted(c for c, k in Counter(ids).items() if k > 1)
-                missing = sorted(set(range(52)) - set(ids))
-                raise ValueError(
-                    "a stacked deck must hold each of the 52 cards exactly once; got "
-                    f"{len(ids)} cards, twice: [{' '.join(str(_CARD[c]) for c in twice)}], "
-                    f"missing: [{' '.join(str(_CARD[c]) for c in missing)}]"
-                )
-        else:
-            ids, rng = rng_shuffle(rng, range(52))
-        # Deal one card at a time clockwise from the dealer's left (NY-3.2), the top card
-        # first; each player sees only their own cards.
-        masks = [0] * len(layout.zones)
-        dealt = HAND_SIZE * n
-        for i in range(dealt):
-            masks[1 + (dealer + 1 + i) % n] |= 1 << ids[i]
-        stock = tuple(reversed(ids[dealt:]))  # bottom first
-        for c in stock:
-            masks[0] |= 1 << c
-        orders: list[tuple[int, ...]] = [()] * len(layout.zones)
-        orders[0] = stock
-        table = CardTable(layout, tuple(masks), tuple(orders), tuple(masks[1 : 1 + n]))
-        first = (dealer + 1) % n
-        return NyuriState(
-            table=table,
-            rng=rng,
-            dealer=dealer,
-            phase=_LAY,
-            layer=first,
-            current=first,
-            turn=1,
-            dead_turns=0,
-            last=None,
-            end_reason="",
-        )
+        return deal(num_players, seed, dealer, deck)
 
     # ---- whose turn, what is legal ---------------------------------------------------
 
@@ -234,12 +186,13 @@ class Nyuri:
                 low = m & -m
                 m ^= low
                 c = low.bit_length() - 1
-                out.append(Lay.of(c))
+                row = 53 * c  # the lays of c: _LAYS[row + guard], unguarded at row + 52
+                out.append(_LAYS[row + 52])
                 guards = hand & _HIGHER_SAME_SUIT[c]
                 while guards:
                     g = guards & -guards
                     guards ^= g
-                    out.append(Lay.of(c, g.bit_length() - 1))
+                    out.append(_LAYS[row + g.bit_length() - 1])
             return tuple(out)
         if phase is _RETURN:
             return _RETURN_BOTH if masks[0] else _RETURN_TAKE
@@ -564,27 +517,28 @@ class Nyuri:
 
     def observe(self, state: NyuriState, seat: int) -> NyuriObservation:
         """What ``seat`` may know of ``state`` (``-1``: an onlooker), per section 8."""
-        return NyuriObservation(
-            seat=seat,
-            num_players=state.table.layout.num_seats,
-            dealer=state.dealer,
-            phase=state.phase,
-            layer=state.layer,
-            current_player=state.current,
-            turn=state.turn,
-            dead_turns=state.dead_turns,
-            last=state.last,
-            end_reason=state.end_reason,
-            counts=self.counts(state),
-            table=state.table.view(seat),
-            legal_actions=self.legal_actions(state) if seat == state.current else (),
+        table = state.table
+        return new_observation(
+            seat,
+            table.layout.num_seats,
+            state.dealer,
+            state.phase,
+            state.layer,
+            state.current,
+            state.turn,
+            state.dead_turns,
+            state.last,
+            state.end_reason,
+            self.counts(state),
+            table.view(seat),
+            self.legal_actions(state) if seat == state.current else (),
         )
 
     def counts(self, state: NyuriState) -> tuple[int, ...]:
         """Each player's count (NY-6.1): pile sizes, or hand sizes with ``capture=hand``."""
         n = state.table.layout.num_seats
         base = 1 + n if self._pile else 1
-        return tuple(state.table.masks[base + s].bit_count() for s in range(n))
+        return tuple(map(int.bit_count, state.table.masks[base : base + n]))
 
     def outcome(self, state: NyuriState) -> Outcome | None:
         """The result once the game is over (NY-6): the highest counts share the win."""

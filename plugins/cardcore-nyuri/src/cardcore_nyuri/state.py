@@ -47,6 +47,7 @@ __all__ = [
     "NyuriZones",
     "Phase",
     "TurnRecord",
+    "new_observation",
     "nyuri_layout",
     "observation_from_json",
 ]
@@ -308,6 +309,9 @@ class NyuriObservation:
             for s in range(self.num_players)
         )
 
+
+new_observation: Final[Callable[..., NyuriObservation]] = record_builder(NyuriObservation)
+"""``NyuriObservation(...)`` with the fields positionally, in declaration order."""
 
 _CODEC: Final = JsonCodec((Lay, Steal, Decline, TakeBack, Swap), parse_nyuri_action, nyuri_layout)
 
