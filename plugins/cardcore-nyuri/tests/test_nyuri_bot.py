@@ -54,12 +54,13 @@ def test_heuristic_is_legal_and_reproducible(preset: str, n: int) -> None:
     assert isinstance(bot, NyuriHeuristic)
 
 
-def test_hooks_module_follows_the_hook_spec() -> None:
-    """The hooks module implements cardcore's hook protocol (checked by mypy too)."""
-    import cardcore_nyuri.hooks as hooks_module
-    from cardcore import CardcoreHooks, PluginHost
+def test_hooks_module_declares_the_plugin() -> None:
+    """The hooks module's Plugin record implements cardcore's hooks (checked by mypy too)."""
+    from cardcore import CardcoreHooks, Plugin, PluginHost
+    from cardcore_nyuri.hooks import plugin
 
-    hooks: CardcoreHooks = hooks_module
+    assert isinstance(plugin, Plugin)
+    hooks: CardcoreHooks = plugin
     (spec,) = hooks.cardcore_register_games()
     assert (spec.name, spec.min_players, spec.max_players) == ("nyuri", 2, 4)
     assert set(spec.presets) == {"default", "pagat"}

@@ -10,7 +10,6 @@ from cardcore_nyuri import Decline, Lay, Nyuri, Phase, Steal, Swap, TakeBack
 from cardcore_nyuri.encoding import (
     facts_size,
     nyuri_actions,
-    nyuri_codec,
     nyuri_facts,
 )
 
@@ -29,7 +28,9 @@ def test_the_hook_registers_the_codec() -> None:
     """The plugin's cardcore_register_codecs hook is found through its entry point."""
     spec = CodecRegistry().spec("nyuri")
     assert spec.source == "nyuri"
-    assert spec.factory is nyuri_codec
+    from cardcore_nyuri.hooks import codec
+
+    assert spec.factory is codec, "a wrapper that imports the encoding module when called"
     assert load_codec("nyuri", 3).num_actions == 23_845
 
 
@@ -106,3 +107,16 @@ def test_remembered_turn_facts_are_never_stale() -> None:
     for obs, encoded in seen:
         encoding._TURN_FACTS.clear()
         assert encode(obs) == encoded
+
+
+def test_the_hooks_do_not_load_the_encoding() -> None:
+    """Listing the installed games does not import NumPy through the codec module."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, cardcore_nyuri.hooks; "
+        "assert 'cardcore_nyuri.encoding' not in sys.modules, 'encoding loaded'; "
+        "assert 'numpy' not in sys.modules, 'numpy loaded'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,73 +1,60 @@
-"""Plugin hooks: register Nyuri and its heuristic bot with cardcore."""
+"""Plugin hooks: Nyuri, its heuristic bot, RL codec and search hints, as one record."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from cardcore import BotSpec, GameSpec, SearchHints, hookimpl
-from cardcore.adapters import CodecSpec
+from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_nyuri.bots import NyuriHeuristic, count_value
 from cardcore_nyuri.options import PRESETS, NyuriOptions
 from cardcore_nyuri.rules import Nyuri
 
-
-@hookimpl
-def cardcore_register_games() -> Iterator[GameSpec]:
-    """Register ``nyuri``.
-
-    Returns:
-        The Nyuri game spec (2-4 players, presets ``default`` and ``pagat``).
-    """
-    yield GameSpec(
-        name="nyuri",
-        title="Nyuri",
-        factory=Nyuri,
-        options_type=NyuriOptions,
-        presets=PRESETS,
-        min_players=2,
-        max_players=4,
-        description="lay a card; the others steal it with higher cards; most cards won wins",
-        rules_version="1",
-    )
+if TYPE_CHECKING:
+    from cardcore.adapters import TableCodec
+    from cardcore_nyuri.actions import NyuriAction
 
 
-@hookimpl
-def cardcore_register_bots() -> Iterator[BotSpec]:
-    """Register ``nyuri-heuristic``.
+def codec(game: Nyuri, num_players: int) -> TableCodec[NyuriAction]:
+    """The RL codec (about 24,000 actions: steals of one to three cards).
 
-    Returns:
-        The heuristic bot's spec.
-    """
-    yield BotSpec(
-        name="nyuri-heuristic",
-        factory=NyuriHeuristic,
-        games=("nyuri",),
-        description="a sensible beginner: lays hard-to-steal cards, steals cheaply and safely",
-    )
-
-
-@hookimpl
-def cardcore_register_codecs() -> Iterator[CodecSpec]:
-    """Register the RL codec of ``nyuri`` (read by ``cardcore.adapters``).
-
-    Returns:
-        The Nyuri codec's spec (about 24,000 actions: steals of one to three cards).
+    Its module (and NumPy) load only when an RL environment asks.
     """
     from cardcore_nyuri.encoding import nyuri_codec
 
-    yield CodecSpec(
-        game="nyuri",
-        factory=nyuri_codec,
-        description="the card table, the stock's bottom, counts, target value, last turn",
-    )
+    return nyuri_codec(game, num_players)
 
 
-@hookimpl
-def cardcore_register_search_hints() -> Iterator[SearchHints]:
-    """Tell ``ismcts`` and ``pimc`` how to play Nyuri.
-
-    Returns:
-        Heuristic play-outs and a score-aware value: the win share, plus a little for
-        the card margin.
-    """
-    yield SearchHints(game="nyuri", rollout="nyuri-heuristic", value=count_value)
+plugin = Plugin(
+    games=[
+        GameSpec(
+            name="nyuri",
+            title="Nyuri",
+            factory=Nyuri,
+            options_type=NyuriOptions,
+            presets=PRESETS,
+            min_players=2,
+            max_players=4,
+            description="lay a card; the others steal it with higher cards; most cards won wins",
+            rules_version="1",
+        )
+    ],
+    bots=[
+        BotSpec(
+            name="nyuri-heuristic",
+            factory=NyuriHeuristic,
+            games=("nyuri",),
+            description="a sensible beginner: lays hard-to-steal cards, steals cheaply and safely",
+        )
+    ],
+    codecs=[
+        CodecSpec(
+            game="nyuri",
+            factory=codec,
+            description="the card table, the stock's bottom, counts, target value, last turn",
+        )
+    ],
+    # Heuristic play-outs and a score-aware value: the win share, plus a little for the
+    # card margin.
+    search_hints=[SearchHints(game="nyuri", rollout="nyuri-heuristic", value=count_value)],
+)
+"""What the ``cardcore`` entry point names."""
