@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import pickle
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -94,6 +96,36 @@ def test_singles_of_any_mask_walk_its_cards(mask: int) -> None:
     assert got == want and all(a is b for a, b in zip(got, want, strict=True))
     assert Play.singles(mask) == want  # again, from the suits' tables built on first use
     assert Leave.singles(mask) == tuple(Leave.of(c) for c in card_ids(mask))
+
+
+_PIQUET_DECK = sum(1 << (13 * s + r) for s in range(4) for r in range(5, 13))  # 7 to ace
+_ODD_DECK = 0b1010000000001 | 0b111 << 13 | 1 << 51  # gaps, a short suit, no hearts
+
+
+@functools.cache
+def _singles_in(kind: type[Play | Leave], deck: int) -> Callable[[int], tuple[CardAction, ...]]:
+    """``kind.singles_in(deck)``, built once per test session (a full deck takes a moment)."""
+    return kind.singles_in(deck)
+
+
+@settings(max_examples=200)
+@given(st.sampled_from([(1 << 52) - 1, _PIQUET_DECK, _ODD_DECK, 0]), st.integers(0, (1 << 52) - 1))
+def test_singles_in_a_deck_read_like_singles(deck: int, cards: int) -> None:
+    """``singles_in(deck)``: the same shared actions as ``singles`` for any mask of the deck."""
+    mask = cards & deck
+    for kind in (Play, Leave):
+        got = _singles_in(kind, deck)(mask)
+        want = kind.singles(mask)
+        assert got == want and all(a is b for a, b in zip(got, want, strict=True))
+
+
+def test_singles_in_checks_the_deck() -> None:
+    """The deck must be a card mask, and the class must take a single card."""
+    for bad in (-1, 1 << 52):
+        with pytest.raises(ValueError, match="not a card mask"):
+            Play.singles_in(bad)
+    with pytest.raises(ValueError, match="does not take a single card"):
+        Take.singles_in(7)
 
 
 def test_singles_of_every_size_and_suit_pattern() -> None:

@@ -215,6 +215,50 @@ class CardAction:
         return cls.singles(mask)
 
     @classmethod
+    def singles_in(cls, deck: int) -> Callable[[int], tuple[Self, ...]]:
+        """A :meth:`singles` for masks of ``deck``'s cards, its tables all built now.
+
+        For a game whose deck is fixed (a plugin calls this once, at import), the returned
+        function reads one precomputed tuple per suit, indexed by the suit's rank pattern
+        within the deck's span of ranks: no dictionary, no filling on first use. Each
+        suit's table has ``2 ** span`` entries (512 for ranks 6 to ace).
+
+        The returned function does not check its mask (a check would cost as much as the
+        look-ups): it lists only the cards that lie in the deck's span of ranks, so pass it
+        masks of the deck's cards, such as a hand, and use :meth:`singles` for any other.
+
+        Raises:
+            ValueError: ``deck`` is not a card mask, or the class takes no single card.
+        """
+        if not 0 <= deck < _ALL:
+            raise ValueError(f"{cls.verb}: not a card mask: {deck:#x}")
+        cls.of(0)  # builds the table (or says the class takes no single card)
+        table = cls._singles
+        assert table is not None
+        suits: list[tuple[int, int, tuple[tuple[Self, ...], ...]]] = []
+        for s in range(4):
+            bits = (deck >> (13 * s)) & 8191
+            low = (bits & -bits).bit_length() - 1 if bits else 0
+            span = bits.bit_length() - low if bits else 0
+            base = 13 * s + low
+            patterns = tuple(
+                tuple(table[base + k] for k in range(span) if p >> k & 1) for p in range(1 << span)
+            )
+            suits.append((base, (1 << span) - 1, patterns))
+        (c, cw, clubs), (d, dw, diamonds), (h, hw, hearts), (sp, sw, spades) = suits
+
+        def singles(mask: int) -> tuple[Self, ...]:
+            """The single-card action of each card of ``mask``, a mask of deck cards."""
+            return (
+                clubs[mask >> c & cw]
+                + diamonds[mask >> d & dw]
+                + hearts[mask >> h & hw]
+                + spades[mask >> sp & sw]
+            )
+
+        return singles
+
+    @classmethod
     def parse(cls, text: str) -> Self:
         """Read the text form, e.g. ``play 7♦``, ``steal 4s+4d``, ``take 9♠ K♦``.
 

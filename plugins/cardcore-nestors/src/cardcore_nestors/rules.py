@@ -78,9 +78,10 @@ from cardcore_nestors.tricks import REQUIRED, lead_trump, leave_carry, play_card
 
 __all__ = ["Nestors", "check_invariants", "hand_sizes", "positive_constraints", "sample_placed"]
 
-_PLAYS_OF: Final = Play.singles
-"""``Play.singles`` bound once: the plays of a hand, one look-up per suit."""
-_LEAVES_OF: Final = Leave.singles
+_PLAYS_OF: Final = Play.singles_in(DECK)
+"""The plays of a hand (``Play.singles`` for the 36-card deck): one look-up per suit."""
+_LEAVES_OF: Final = Leave.singles_in(DECK)
+"""The leave actions of a set of cards, likewise."""
 
 _WRONG_KIND: Final = {
     Phase.AUCTION: "it is the auction: bid or pass",
