@@ -13,11 +13,10 @@ from typing import Any
 
 import pytest
 
-from cardcore import GameSpec
 from cardcore.testing import check_bot, check_game, configurations
-from cardcore_nestors.hooks import cardcore_register_games
+from cardcore_nestors.hooks import plugin
 
-SPEC: GameSpec = next(iter(cardcore_register_games()))
+(SPEC,) = plugin.games
 
 
 @pytest.mark.parametrize("config", configurations(SPEC), ids=lambda c: c.label())

@@ -7,7 +7,7 @@ import pytest
 from cardcore import load_game, parse_card
 from cardcore.adapters import CodecRegistry, check_codec, load_codec
 from cardcore_nestors import Bid, Leave, Pass, Phase, Play, Take, Trump
-from cardcore_nestors.encoding import FACTS_SIZE, nestors_actions, nestors_codec, nestors_facts
+from cardcore_nestors.encoding import FACTS_SIZE, nestors_actions, nestors_facts
 
 
 @pytest.mark.parametrize("preset", ["default", "pagat"])
@@ -23,7 +23,9 @@ def test_the_hook_registers_the_codec() -> None:
     """The plugin's cardcore_register_codecs hook is found through its entry point."""
     spec = CodecRegistry().spec("nestors")
     assert spec.source == "nestors"
-    assert spec.factory is nestors_codec
+    from cardcore_nestors.hooks import codec
+
+    assert spec.factory is codec, "a wrapper that imports the encoding module when called"
     assert load_codec("nestors").num_actions == 744
 
 
@@ -82,3 +84,16 @@ def test_packed_facts_are_the_facts_as_float32() -> None:
             legal = game.legal_actions(state)
             states[i] = game.apply(state, legal[rng.randrange(len(legal))])
     assert checked > 1000
+
+
+def test_the_hooks_do_not_load_the_encoding() -> None:
+    """Listing the installed games does not import NumPy through the codec module."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, cardcore_nestors.hooks; "
+        "assert 'cardcore_nestors.encoding' not in sys.modules, 'encoding loaded'; "
+        "assert 'numpy' not in sys.modules, 'numpy loaded'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -16,13 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from cardcore import CardTable, GameSpec
+from cardcore import CardTable
 from cardcore.testing import configurations
 from cardcore_nestors import Nestors, NestorsOptions, NestorsState, Phase, check_invariants
-from cardcore_nestors.hooks import cardcore_register_games
+from cardcore_nestors.hooks import plugin
 from cardcore_nestors.state import HAND, LAYOUT, ROW, TRICK, WON
 
-SPEC: GameSpec = next(iter(cardcore_register_games()))
+(SPEC,) = plugin.games
 CONFIGS = configurations(SPEC)
 
 

@@ -234,12 +234,13 @@ def test_take_needs_two_cards() -> None:
     assert Take(parse_cards("K♦ 9♠")) == Take(parse_cards("9♠ K♦"))
 
 
-def test_hooks_module_follows_the_hook_spec() -> None:
-    """The hooks module implements cardcore's hook protocol (checked by mypy too)."""
-    import cardcore_nestors.hooks as hooks_module
-    from cardcore import CardcoreHooks
+def test_hooks_module_declares_the_plugin() -> None:
+    """The hooks module's Plugin record implements cardcore's hooks (checked by mypy too)."""
+    from cardcore import CardcoreHooks, Plugin
+    from cardcore_nestors.hooks import plugin
 
-    hooks: CardcoreHooks = hooks_module
+    assert isinstance(plugin, Plugin)
+    hooks: CardcoreHooks = plugin
     specs = list(hooks.cardcore_register_games())
     assert [s.name for s in specs] == ["nestors"]
     assert specs[0].min_players == specs[0].max_players == 4
