@@ -289,6 +289,26 @@ def test_concat_joins_fixed_and_lazy_parts() -> None:
     assert legal != want[:-1] and legal != list(want) and legal != "x"
 
 
+def test_reading_by_index_is_the_listing_and_checks_its_bounds() -> None:
+    """The plain-index path of lazy parts (nested too) agrees with the full listing."""
+    steals = CardSubsets(Steal, sum(c.bit for c in parse_cards("9♥ 10♥ J♥ Q♠")), sizes=(1, 2))
+    inner = ConcatActions((Play.of(0),), steals)
+    outer = ConcatActions([Play.of(1)], inner, (Play.of(2),))
+    listed = (Play.of(1), Play.of(0), *steals, Play.of(2))
+    n = len(listed)
+    assert len(outer) == n and [outer[i] for i in range(n)] == list(listed)
+    assert [outer[i - n] for i in range(n)] == list(listed), "negative indexes"
+    assert [steals[i] for i in range(len(steals))] == list(steals)
+    assert outer[2:5] == listed[2:5] and steals[1:3] == tuple(steals)[1:3]
+    for bad in (n, -n - 1):
+        with pytest.raises(IndexError, match=f"legal action index {bad} out of range"):
+            outer[bad]
+    with pytest.raises(IndexError, match="out of range"):
+        steals[len(steals)]
+    with pytest.raises(IndexError, match="out of range"):
+        CardSubsets(Steal, 0)[0]
+
+
 def test_a_lazy_sequence_needs_only_len_and_item() -> None:
     """The base gives the rest; the default membership reads the actions."""
 

@@ -359,11 +359,10 @@ class LazyActions(Sequence[A]):
         n = len(self)
         if isinstance(index, slice):
             return tuple(self._item(i) for i in range(*index.indices(n)))
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
             raise IndexError(f"legal action index {index} out of range (there are {n})")
-        return self._item(index)
+        return self._item(i)
 
     def __iter__(self) -> Iterator[A]:
         item = self._item
@@ -395,7 +394,33 @@ class LazyActions(Sequence[A]):
         return f"{type(self).__name__}({n} actions: {shown}{more})"
 
 
-class ConcatActions(LazyActions[A]):
+class _SegmentedActions(LazyActions[A]):
+    """Lazy actions in segments whose running ends are ``_ends``.
+
+    Reading one by a plain index in range (a bot's pick) skips the generic checks.
+    """
+
+    __slots__ = ("_ends",)
+
+    _ends: Sequence[int]
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    @overload
+    def __getitem__(self, index: int) -> A: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[A, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> A | tuple[A, ...]:
+        ends = self._ends
+        if type(index) is int and ends and 0 <= index < ends[-1]:
+            return self._item(index)
+        return LazyActions.__getitem__(self, index)
+
+
+class ConcatActions(_SegmentedActions[A]):
     """Several sequences of actions one after another, without copying them.
 
     For example ``ConcatActions((decline,), CardSubsets(Steal, hand))``: a fixed action,
@@ -405,7 +430,7 @@ class ConcatActions(LazyActions[A]):
         *parts: tuples or lazy sequences; the actions of different parts must differ.
     """
 
-    __slots__ = ("_ends", "_parts")
+    __slots__ = ("_parts",)
 
     def __init__(self, *parts: Sequence[A]) -> None:
         kept = []
@@ -420,13 +445,15 @@ class ConcatActions(LazyActions[A]):
         self._parts = tuple(kept)
         self._ends = tuple(ends)
 
-    def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
-
     def _item(self, index: int) -> A:
         ends = self._ends
         k = bisect.bisect_right(ends, index)
-        return self._parts[k][index - (ends[k - 1] if k else 0)]
+        part = self._parts[k]
+        index -= ends[k - 1] if k else 0
+        if type(part) is tuple:
+            return part[index]  # type: ignore[no-any-return]
+        # the index is in range: a lazy part need not check it again
+        return part._item(index) if isinstance(part, LazyActions) else part[index]
 
     def __iter__(self) -> Iterator[A]:
         for p in self._parts:
@@ -436,7 +463,7 @@ class ConcatActions(LazyActions[A]):
         return any(value in p for p in self._parts)
 
 
-class CardSubsets(LazyActions[C], Generic[C]):
+class CardSubsets(_SegmentedActions[C], Generic[C]):
     """Every set of cards of a mask with an allowed size (and value), as card actions.
 
     ``CardSubsets(Steal, hand, sizes=(1, 2, 3), weights=VALUE, above=target)`` is every
@@ -457,7 +484,7 @@ class CardSubsets(LazyActions[C], Generic[C]):
         above: only sets whose weights add up to more than this.
     """
 
-    __slots__ = ("_above", "_action", "_ends", "_ids", "_mask", "_segments", "_sizes", "_weights")
+    __slots__ = ("_above", "_action", "_ids", "_mask", "_segments", "_sizes", "_weights")
 
     def __init__(
         self,
@@ -543,9 +570,6 @@ class CardSubsets(LazyActions[C], Generic[C]):
                     a += 1
         self._segments = segments
         self._ends = ends
-
-    def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
 
     def _item(self, index: int) -> C:
         ends = self._ends
