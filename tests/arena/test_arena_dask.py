@@ -16,9 +16,9 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
-    """A small in-process Dask cluster (threads, no dashboard)."""
+    """A small in-process Dask cluster (threads; the dashboard on a free port, not 8787)."""
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
     ) as c:
         yield c
 
