@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
-from typing import Any
+from typing import Any, assert_type
 
 import attrs
 import pytest
@@ -42,18 +42,64 @@ def test_built_records_are_ordinary_instances() -> None:
 
 
 def test_private_fields_and_names() -> None:
-    """Fields are taken positionally in declaration order, private ones by attribute name."""
+    """Fields are taken in declaration order and named as ``__init__`` names them."""
     build = record_builder(Scored)
     built = build(Move(0, (), None), 7)
-    assert built == Scored(Move(0, (), None), 7)
+    assert built == Scored(Move(0, (), None), 7) == build(move=Move(0, ()), points=7)
     assert build.__name__ == "build_Scored"
-    assert "Scored(move, _points)" in (build.__doc__ or "")
+    assert "Scored(move, points)" in (build.__doc__ or "")
 
 
-def test_defaults_are_not_applied() -> None:
-    """Every field must be passed: the builder runs no ``__init__``."""
+@attrs.frozen
+class Stack:
+    seat: int
+    note: str = "-"
+    cards: list[int] = attrs.Factory(list)
+
+
+def test_defaults_are_applied_as_init_applies_them() -> None:
+    """A field left out takes its default; a factory default is made afresh each time."""
+    build = record_builder(Stack)
+    assert build(1) == Stack(1) and build(1, "x") == Stack(1, "x")
+    assert build(1).cards is not build(1).cards
+    assert record_builder(Move)(1, ()) == Move(1, ())
     with pytest.raises(TypeError):
-        record_builder(Move)(1, ())
+        build()  # type: ignore[call-arg]
+
+
+@attrs.frozen(kw_only=True)
+class Mixed:
+    seat: int = 0
+    cards: tuple[int, ...]
+
+
+@attrs.frozen
+class FromSelf:
+    seat: int
+    twice: int = attrs.Factory(lambda self: 2 * self.seat, takes_self=True)
+
+
+@attrs.frozen(kw_only=True)
+class Named:
+    seat: int
+    cards: tuple[int, ...]
+
+
+def test_the_builder_has_the_constructor_signature() -> None:
+    """To a type checker a builder takes what the class takes and returns the class.
+
+    mypy checks this test in ``make typecheck``: each ``type: ignore`` below must be
+    needed (``warn_unused_ignores``), so a builder typed loosely again fails there.
+    """
+    build = record_builder(Move)
+    assert_type(build(1, (2,)), Move)
+    named = record_builder(Named)
+    assert named(seat=1, cards=()) == Named(seat=1, cards=())
+    assert named(1, ()) == Named(seat=1, cards=())  # type: ignore[call-arg]
+    wrong = build("one", (2,))  # type: ignore[arg-type]
+    assert attrs.asdict(wrong)["seat"] == "one", (
+        "nothing is checked at run time: the type checker checks"
+    )
 
 
 @attrs.frozen
@@ -98,6 +144,8 @@ class Plain:
         (NoSlots, "needs a slotted class"),
         (NotInInit, "NotInInit.later is not an __init__ argument"),
         (Plain, "needs an attrs class"),
+        (Mixed, "Mixed.cards has no default but follows seat"),
+        (FromSelf, "FromSelf.twice has a default made from the instance"),
     ],
 )
 def test_refuses_classes_whose_init_does_more(cls: type[Any], message: str) -> None:

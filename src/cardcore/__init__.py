@@ -27,10 +27,12 @@ from cardcore._game import (
     CodecSpec,
     Game,
     GameSpec,
+    GameText,
     IllegalActionError,
     Observation,
     Outcome,
     State,
+    TextForm,
 )
 from cardcore._hooks import CardcoreHooks, Plugin, SearchHints, hookimpl
 from cardcore._host import (
@@ -83,6 +85,7 @@ __all__ = [
     "ConcatActions",
     "Game",
     "GameSpec",
+    "GameText",
     "IllegalActionError",
     "IsolatedBot",
     "JsonCodec",
@@ -106,6 +109,7 @@ __all__ = [
     "Step",
     "Suit",
     "TableView",
+    "TextForm",
     "Visibility",
     "Zone",
     "build_options",

@@ -10,9 +10,9 @@ from __future__ import annotations
 import enum
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Final, Union
+from typing import Any, Final, TypeVar, Union
 
 import attrs
 
@@ -21,6 +21,8 @@ from cardcore._cards import Card, parse_card
 from cardcore._table import CARD_TEXT, Layout, TableView
 
 __all__ = ["JsonCodec", "action_text"]
+
+T = TypeVar("T")
 
 _HINTS: dict[type, dict[str, Any]] = {}
 
@@ -206,16 +208,63 @@ class JsonCodec:
 
         return refuse
 
-    def decode(self, data: Any, hint: Any, *, num_players: int | None = None) -> Any:
+    @typing.overload
+    def decode(
+        self,
+        data: Any,
+        hint: type[T],
+        *,
+        num_players: int | None = None,
+        players: Collection[int] | None = None,
+    ) -> T: ...
+
+    @typing.overload
+    def decode(
+        self,
+        data: Any,
+        hint: Any,
+        *,
+        num_players: int | None = None,
+        players: Collection[int] | None = None,
+    ) -> Any: ...
+
+    def decode(
+        self,
+        data: Any,
+        hint: Any,
+        *,
+        num_players: int | None = None,
+        players: Collection[int] | None = None,
+    ) -> Any:
         """Rebuild a value of type ``hint`` from :meth:`encode` data.
 
+        A class as ``hint`` gives an instance of it (anything else, such as another
+        action than the one named, is refused).
+
+        Args:
+            data: what :meth:`encode` made (after a trip through JSON).
+            hint: the type to rebuild, a class or a type expression (``int | None``).
+            num_players: the number of seats, for the table views in the data.
+            players: instead of ``num_players``, the seat counts the data may have: the
+                count is read from the data's ``num_players`` field, as an
+                observation's ``to_json`` writes it.
+
         Raises:
-            ValueError: naming the first part of the data that does not fit.
+            ValueError: naming the first part of the data that does not fit (a seat
+                count not in ``players`` is named with the counts allowed).
+            TypeError: both ``num_players`` and ``players`` are given.
         """
+        if players is not None:
+            if num_players is not None:
+                raise TypeError("decode takes num_players or players, not both")
+            num_players = _seat_count(data, hint, players)
         try:
-            return self._decoder(hint)(data, num_players)
+            value = self._decoder(hint)(data, num_players)
         except Exception:  # noqa: BLE001 - the plain walk says what does not fit
-            return self._decode(data, hint, "$", num_players)
+            value = self._decode(data, hint, "$", num_players)
+        if isinstance(hint, type) and not isinstance(value, hint):
+            raise ValueError(f"$: expected {_a(hint.__name__)}, not {_a(type(value).__name__)}")
+        return value
 
     def _decoder(self, hint: Any) -> Decoder:
         """The function that decodes data of type ``hint`` (built once per hint).
@@ -511,6 +560,28 @@ class JsonCodec:
             return self.parse_action(data)
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
+
+
+def _a(name: str) -> str:
+    return f"an {name}" if name[:1] in "AEIOU" else f"a {name}"
+
+
+def _seat_count(data: Any, hint: Any, players: Collection[int]) -> int | None:
+    """The data's ``num_players`` when it is one of ``players``, else a ValueError.
+
+    Data that is not an object gives ``None``: the decode then names what it is.
+    """
+    if not isinstance(data, Mapping):
+        return None
+    name = getattr(hint, "__name__", "the data")
+    if "num_players" not in data:
+        raise ValueError(f"$: {name} is missing 'num_players'")
+    n = data["num_players"]
+    if type(n) is not int or n not in players:
+        shown = [str(k) for k in sorted(players)]
+        text = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+        raise ValueError(f"$.num_players: {name} takes {text} players, not {n!r}")
+    return n
 
 
 _SIMPLE: Final[dict[type, Decoder]] = {

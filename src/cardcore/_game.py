@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar, final, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, final, runtime_checkable
 
 import attrs
 
 from cardcore._cards import Card
+from cardcore._codec import JsonCodec
 from cardcore._table import TableView
 
 __all__ = [
@@ -19,10 +20,12 @@ __all__ = [
     "CodecSpec",
     "Game",
     "GameSpec",
+    "GameText",
     "IllegalActionError",
     "Observation",
     "Outcome",
     "State",
+    "TextForm",
 ]
 
 
@@ -329,6 +332,84 @@ class Game(Protocol[S, A, O_]):
     def render(self, observation: O_) -> str:
         """The table as text, from the observing seat's point of view."""
         ...
+
+
+@final
+@attrs.frozen(kw_only=True)
+class TextForm(Generic[A, O_]):
+    """A game's text and JSON forms, stated once: what :class:`GameText` reads."""
+
+    parse: Callable[[str], A]
+    """Reads an action from its text form (the inverse of ``str(action)``); raises
+    ``ValueError`` naming the text when it is not an action of the game."""
+    observation: type[O_]
+    """The game's observation class."""
+    codec: JsonCodec
+    """The codec behind the observation's ``to_json``; it rebuilds the observation."""
+    num_players: Collection[int]
+    """The seat counts an observation may have (its ``num_players`` field)."""
+    render: Callable[[O_], str]
+    """The table as text for the observing seat: a pure function of the observation."""
+
+
+class GameText(Generic[A, O_]):
+    """The text methods of :class:`Game`, for a game that states its :class:`TextForm`.
+
+    A game that subclasses it writes its text part as one class attribute and gets
+    ``parse`` (on the class too), ``parse_action``, ``observation_from_json`` (the
+    codec checks the seat count and the type) and ``render``:
+
+    ```python
+    @final
+    class Highcard(GameText[Play, HighcardObservation]):
+        ...
+        text_form = TextForm(
+            parse=parse_action,
+            observation=HighcardObservation,
+            codec=CODEC,
+            num_players=(2, 3, 4),
+            render=render,
+        )
+    ```
+
+    A game may write these methods itself instead: :class:`Game` is a protocol.
+    """
+
+    __slots__ = ()
+
+    text_form: TextForm[A, O_]
+    """The game's text and JSON forms."""
+
+    @classmethod
+    def parse(cls, text: str) -> A:
+        """Read an action from its text form, without a game object.
+
+        Raises:
+            ValueError: the text is not an action of this game.
+        """
+        return cls.text_form.parse(text)
+
+    def parse_action(self, text: str) -> A:
+        """Read an action from its text form (the inverse of ``str(action)``).
+
+        Raises:
+            ValueError: the text is not an action of this game.
+        """
+        return self.text_form.parse(text)
+
+    def observation_from_json(self, data: Mapping[str, Any]) -> O_:
+        """Rebuild an observation from its ``to_json`` data.
+
+        Raises:
+            ValueError: naming the first part of the data that does not fit, the seat
+                count first.
+        """
+        form = self.text_form
+        return form.codec.decode(data, form.observation, players=form.num_players)
+
+    def render(self, observation: O_) -> str:
+        """The table as text, from the observing seat's point of view."""
+        return self.text_form.render(observation)
 
 
 class Bot(Protocol):

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
 import attrs
 
 __all__ = ["record_builder"]
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
-def record_builder(cls: type[T]) -> Callable[..., T]:
+def record_builder(cls: Callable[P, T]) -> Callable[P, T]:
     """A function that builds instances of a slotted attrs class several times faster.
 
     A frozen attrs ``__init__`` sets every field through ``object.__setattr__``; in a
@@ -24,14 +25,22 @@ def record_builder(cls: type[T]) -> Callable[..., T]:
 
     Only classes whose ``__init__`` does nothing but store its arguments qualify, so the
     builder never skips a check: validators, converters, ``__attrs_post_init__`` and
-    ``__attrs_pre_init__`` are refused. Defaults are not applied; pass every field.
+    ``__attrs_pre_init__`` are refused. Defaults (factories too) are applied as
+    ``__init__`` applies them.
+
+    To a type checker the builder has the class's own constructor signature (mypy's attrs
+    plugin knows it), so each call is checked like a call of the class and its result is
+    an instance of it; no annotation is needed. Its hot-path use is positional, which
+    the signature allows for a class declared without ``kw_only=True``; a
+    keyword-only class's builder is called with keywords.
 
     Args:
         cls: an attrs class with ``slots=True`` (the default of ``@attrs.frozen``), usually
             frozen.
 
     Returns:
-        ``build(*fields) -> cls``, its parameters named after the fields.
+        ``build(*fields) -> cls``, its parameters those of ``__init__`` (a private field
+        ``_x`` is ``x``), in declaration order, each also taken positionally.
 
     Raises:
         TypeError: ``cls`` is not such a class, or its ``__init__`` does more than store.
@@ -47,6 +56,8 @@ def record_builder(cls: type[T]) -> Callable[..., T]:
         >>> build(1, 12) == Score(1, 12), type(build(1, 12)) is Score
         (True, True)
     """
+    if not isinstance(cls, type):
+        raise TypeError(f"record_builder needs an attrs class, not {cls!r}")
     fields = _checked_fields(cls)
     body: dict[str, Any] = {
         "__slots__": (),
@@ -54,20 +65,72 @@ def record_builder(cls: type[T]) -> Callable[..., T]:
         "__delattr__": object.__delattr__,
     }
     filler = type(f"_{cls.__name__}Builder", (cls,), body)
-    names = [f.name for f in fields]
-    lines = [f"def build({', '.join(names)}):", "    o = new(filler)"]
-    lines += [f"    o.{n} = {n}" for n in names]
-    lines += ["    o.__class__ = cls", "    return o"]
     namespace: dict[str, Any] = {"new": object.__new__, "filler": filler, "cls": cls}
+    params, fills = _parameters(cls.__qualname__, fields, namespace)
+    lines = [f"def build({', '.join(params)}):", *fills, "    o = new(filler)"]
+    lines += [f"    o.{f.name} = {_arg(f)}" for f in fields]
+    lines += ["    o.__class__ = cls", "    return o"]
     exec("\n".join(lines), namespace)  # noqa: S102 - the source is built from field names only
-    build: Callable[..., T] = namespace["build"]
+    build: Callable[P, T] = namespace["build"]
     build.__name__ = build.__qualname__ = f"build_{cls.__name__}"
-    build.__doc__ = f"``{cls.__name__}({', '.join(names)})`` without running ``__init__``."
+    names = ", ".join(_arg(f) for f in fields)
+    build.__doc__ = f"``{cls.__name__}({names})`` without running ``__init__``."
     return build
 
 
+_FACTORY: Final[type[Any]] = type(attrs.Factory(list))
+"""The class of ``attrs.Factory(...)`` defaults."""
+_MISSING: Final = object()
+"""A factory default's placeholder in a builder's parameters."""
+
+
+def _parameters(
+    name: str, fields: tuple[attrs.Attribute[Any], ...], namespace: dict[str, Any]
+) -> tuple[list[str], list[str]]:
+    """The builder's parameters, named and defaulted as ``__init__`` has them.
+
+    Also the lines that call the factories of factory defaults; the defaults themselves
+    go in ``namespace``.
+
+    Raises:
+        TypeError: a field without a default follows one with a default (possible in a
+            keyword-only class), which positional parameters cannot express.
+    """
+    params: list[str] = []
+    fills: list[str] = []
+    defaulted = ""
+    for i, f in enumerate(fields):
+        arg = _arg(f)
+        default: Any = f.default
+        if default is attrs.NOTHING:
+            if defaulted:
+                raise TypeError(
+                    f"{name}.{arg} has no default but follows {defaulted}, which has one;"
+                    " a builder takes the fields positionally"
+                )
+            params.append(arg)
+            continue
+        defaulted = arg
+        if isinstance(default, _FACTORY):
+            if default.takes_self:
+                raise TypeError(f"{name}.{arg} has a default made from the instance")
+            namespace[f"_factory{i}"] = default.factory
+            namespace["_missing"] = _MISSING
+            params.append(f"{arg}=_missing")
+            fills.append(f"    if {arg} is _missing: {arg} = _factory{i}()")
+        else:
+            namespace[f"_default{i}"] = default
+            params.append(f"{arg}=_default{i}")
+    return params, fills
+
+
+def _arg(field: attrs.Attribute[Any]) -> str:
+    """The field's name as an ``__init__`` argument (``_x`` is ``x``)."""
+    return field.alias or field.name.lstrip("_")
+
+
 def _checked_fields(cls: type[Any]) -> tuple[attrs.Attribute[Any], ...]:
-    if not isinstance(cls, type) or not attrs.has(cls):
+    if not attrs.has(cls):
         raise TypeError(f"record_builder needs an attrs class, not {cls!r}")
     name = cls.__qualname__
     if "__slots__" not in cls.__dict__:

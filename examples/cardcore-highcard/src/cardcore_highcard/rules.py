@@ -9,8 +9,8 @@ the most rounds won wins the game.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, final
+from collections.abc import Sequence
+from typing import final
 
 import attrs
 
@@ -18,8 +18,10 @@ from cardcore import (
     DECK_52,
     SPECTATOR,
     Card,
+    GameText,
     IllegalActionError,
     Outcome,
+    TextForm,
     card_ids,
     rng_below,
     rng_seed,
@@ -34,7 +36,7 @@ __all__ = ["Highcard"]
 
 
 @final
-class Highcard:
+class Highcard(GameText[Play, HighcardObservation]):
     """The rules object; build it with ``cardcore.load_game("highcard", ...)``."""
 
     name = "highcard"
@@ -166,24 +168,14 @@ class Highcard:
             wins=observation.wins,
         )
 
-    @staticmethod
-    def parse(text: str) -> Play:
-        """Parse ``play 10♥`` (or just ``10♥``)."""
-        return parse_action(text)
+    # ---- text ----
 
-    def parse_action(self, text: str) -> Play:
-        """Parse an action's text form."""
-        return parse_action(text)
-
-    def observation_from_json(self, data: Mapping[str, Any]) -> HighcardObservation:
-        """Rebuild an observation from ``to_json`` data."""
-        n = data.get("num_players")
-        if not isinstance(n, int) or n not in LAYOUTS:
-            raise ValueError("observation: 'num_players' must be 2-4")
-        obs = CODEC.decode(data, HighcardObservation, num_players=n)
-        assert isinstance(obs, HighcardObservation)
-        return obs
-
-    def render(self, observation: HighcardObservation) -> str:
-        """The table as text for the observing seat."""
-        return render(observation)
+    text_form = TextForm(
+        parse=parse_action,
+        observation=HighcardObservation,
+        codec=CODEC,
+        num_players=(2, 3, 4),
+        render=render,
+    )
+    """Actions read as ``play 10♥`` (or just ``10♥``); observations from their JSON for 2-4
+    players; the table as text by ``render.py``."""

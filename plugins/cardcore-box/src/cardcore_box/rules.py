@@ -17,16 +17,18 @@ and the end of a round in :mod:`cardcore_box.rounds`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Final, final
+from collections.abc import Sequence
+from typing import Final, final
 
 from cardcore import (
     DECK_52,
     SPECTATOR,
     Card,
     CardTable,
+    GameText,
     IllegalActionError,
     Outcome,
+    TextForm,
     new_table,
     rng_below,
     rng_seed,
@@ -108,7 +110,7 @@ def _plays(m: int) -> tuple[BoxAction, ...]:
 
 
 @final
-class Box:
+class Box(GameText[BoxAction, BoxObservation]):
     """The Box rules under fixed options; build it with ``cardcore.load_game("box")``."""
 
     name = "box"
@@ -448,26 +450,12 @@ class Box:
 
     # ---- text ---------------------------------------------------------------------
 
-    parse = staticmethod(parse_box_action)
-    """Read ``play 9♠`` (or ``play 9s``, or just ``9♠``) or ``turn up``."""
-
-    def parse_action(self, text: str) -> BoxAction:
-        """Read an action from its text form (the inverse of ``str(action)``)."""
-        return parse_box_action(text)
-
-    def observation_from_json(self, data: Mapping[str, Any]) -> BoxObservation:
-        """Rebuild an observation from its ``to_json`` data.
-
-        Raises:
-            ValueError: naming the first part of the data that does not fit.
-        """
-        n = data.get("num_players")
-        if n != NUM_PLAYERS:
-            raise ValueError(f"observation: 'num_players' must be 4, not {n!r}")
-        obs = CODEC.decode(data, BoxObservation, num_players=NUM_PLAYERS)
-        assert isinstance(obs, BoxObservation)
-        return obs
-
-    def render(self, observation: BoxObservation) -> str:
-        """The table as text from the observing seat's point of view."""
-        return render(observation)
+    text_form = TextForm(
+        parse=parse_box_action,
+        observation=BoxObservation,
+        codec=CODEC,
+        num_players=(NUM_PLAYERS,),
+        render=render,
+    )
+    """Actions read as ``play 9♠`` (or ``play 9s``, or just ``9♠``) or ``turn up``;
+    observations from their JSON (4 players); the table as text by ``render.py``."""

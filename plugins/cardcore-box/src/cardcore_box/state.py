@@ -7,7 +7,6 @@ state's table (:class:`cardcore.CardTable`) holds every card and who knows it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from typing import Any, Final, final
 
 import attrs
@@ -167,7 +166,7 @@ class BoxState:
 
 
 @final
-@attrs.frozen(kw_only=True)
+@attrs.frozen
 class BoxObservation:
     """What one seat may know (BX-8): its own hand, every public card and fact.
 
@@ -217,63 +216,9 @@ CODEC: Final = JsonCodec((Play, TurnUp), parse_box_action, layout)
 # The rules make a state on every decision and an observation on every look: the
 # builders give the very same frozen records as the attrs constructors, taking every
 # field positionally, in declaration order.
-new_state: Final[
-    Callable[
-        [
-            CardTable,
-            int,
-            int,
-            int,
-            int,
-            int | None,
-            int,
-            int,
-            tuple[int, ...],
-            tuple[int, ...],
-            tuple[bool, ...],
-            RoundResult | None,
-        ],
-        BoxState,
-    ]
-] = record_builder(BoxState)
+new_state: Final = record_builder(BoxState)
 """``BoxState(...)`` with every field positionally, in declaration order."""
-new_round: Final[
-    Callable[
-        [
-            int,
-            int,
-            Ending,
-            int,
-            Card | None,
-            tuple[Card, ...],
-            tuple[int, ...],
-            tuple[bool, ...],
-            tuple[int, ...],
-            tuple[int, ...],
-            tuple[int, ...],
-        ],
-        RoundResult,
-    ]
-] = record_builder(RoundResult)
+new_round: Final = record_builder(RoundResult)
 """``RoundResult(...)`` with every field positionally, in declaration order."""
-new_observation: Final[
-    Callable[
-        [
-            int,
-            int,
-            int,
-            int,
-            int,
-            int | None,
-            int,
-            tuple[int, ...],
-            tuple[int, ...],
-            tuple[bool, ...],
-            RoundResult | None,
-            TableView,
-            tuple[BoxAction, ...],
-        ],
-        BoxObservation,
-    ]
-] = record_builder(BoxObservation)
+new_observation: Final = record_builder(BoxObservation)
 """``BoxObservation(...)`` with every field positionally, in declaration order."""

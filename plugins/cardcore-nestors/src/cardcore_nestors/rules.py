@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, final
+from typing import Final, final
 
 from cardcore import (
     SPECTATOR,
     Card,
     CardTable,
+    GameText,
     IllegalActionError,
     Outcome,
     TableView,
+    TextForm,
     card_ids,
     rng_seed,
     rng_shuffle,
@@ -94,7 +96,7 @@ _WRONG_KIND: Final = {
 
 
 @final
-class Nestors:
+class Nestors(GameText[NestorsAction, NestorsObservation]):
     """The rules object; build it with ``cardcore.load_game("nestors", ...)``.
 
     Safety rule (the spec sets no limit on the number of hands): a game stops after
@@ -346,25 +348,15 @@ class Nestors:
 
     # ---- text ----
 
-    def parse_action(self, text: str) -> NestorsAction:
-        """Read an action from its text form (see :func:`cardcore_nestors.parse_action`)."""
-        return parse_action(text)
-
-    def observation_from_json(self, data: Mapping[str, Any]) -> NestorsObservation:
-        """Rebuild an observation from ``to_json`` data.
-
-        Raises:
-            ValueError: the data is not a Nestors observation.
-        """
-        if data.get("num_players") != 4:
-            raise ValueError("observation: 'num_players' must be 4")
-        obs = CODEC.decode(data, NestorsObservation, num_players=4)
-        assert isinstance(obs, NestorsObservation)
-        return obs
-
-    def render(self, observation: NestorsObservation) -> str:
-        """The table as text for the observing seat."""
-        return render_observation(observation)
+    text_form = TextForm(
+        parse=parse_action,
+        observation=NestorsObservation,
+        codec=CODEC,
+        num_players=(4,),
+        render=render_observation,
+    )
+    """Actions read as :func:`cardcore_nestors.parse_action` says; observations from their
+    JSON (4 players); the table as text by ``render.py``."""
 
 
 def positive_constraints(o: NestorsObservation) -> list[tuple[int, int]]:

@@ -9,7 +9,6 @@ on most moves, so the module also gives positional builders (``new_state`` ...) 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from typing import Any, Final, final
 
 import attrs
@@ -214,7 +213,7 @@ class MatchInfo:
 
 
 @final
-@attrs.frozen(kw_only=True)
+@attrs.frozen
 class DealInfo:
     """Public facts of the current deal: its dealer, the auction, the contract, the trump."""
 
@@ -287,7 +286,7 @@ class NestorsState:
 
 
 @final
-@attrs.frozen(kw_only=True)
+@attrs.frozen
 class NestorsObservation:
     """What one seat may know (spec section 8); seat ``-1`` is an onlooker."""
 
@@ -327,40 +326,14 @@ CODEC: Final = JsonCodec((Bid, Pass, Trump, Take, Play, Leave), parse_action, la
 
 # ---- builders: the attrs constructors' instances, fields positionally -------------
 
-new_state: Final[
-    Callable[[CardTable, int, Phase, int | None, MatchInfo, DealInfo, PlayInfo], NestorsState]
-] = record_builder(NestorsState)
+new_state: Final = record_builder(NestorsState)
 """``NestorsState(table, rng, phase, current, match, deal, play)``, faster."""
-new_play: Final[
-    Callable[
-        [int, int, tuple[int, int], tuple[int, int], tuple[int, int, int, int], TrickRecord | None],
-        PlayInfo,
-    ]
-] = record_builder(PlayInfo)
+new_play: Final = record_builder(PlayInfo)
 """``PlayInfo(trick, leader, tricks, points, voids, last_trick)``, faster."""
-new_trick: Final[Callable[[int, int, tuple[Card, ...], Card, int, Card | None], TrickRecord]] = (
-    record_builder(TrickRecord)
-)
+new_trick: Final = record_builder(TrickRecord)
 """``TrickRecord(number, leader, cards, carry, winner, left)``, faster."""
-new_deal: Final[
-    Callable[[int, int, tuple[tuple[int, int], ...], int, int, int | None, int], DealInfo]
-] = record_builder(DealInfo)
+new_deal: Final = record_builder(DealInfo)
 """``DealInfo(number, dealer, calls, passed, high, bidder, trump)``, faster."""
-new_observation: Final[
-    Callable[
-        [
-            int,
-            int,
-            int | None,
-            TableView,
-            tuple[NestorsAction, ...],
-            Phase,
-            MatchInfo,
-            DealInfo,
-            PlayInfo,
-        ],
-        NestorsObservation,
-    ]
-] = record_builder(NestorsObservation)
+new_observation: Final = record_builder(NestorsObservation)
 """``NestorsObservation(seat, num_players, current_player, table, legal_actions, phase,
 match, deal, play)``, faster."""

@@ -13,14 +13,16 @@ go, show and award is automatic and appears in the observation as a public event
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Final, final
+from collections.abc import Sequence
+from typing import Final, final
 
 from cardcore import (
     SPECTATOR,
     Card,
+    GameText,
     IllegalActionError,
     Outcome,
+    TextForm,
     new_table,
     rng_seed,
 )
@@ -49,6 +51,7 @@ from cardcore_noddy.scoring import (
     total_codes,
 )
 from cardcore_noddy.state import (
+    _CODEC,
     HANDS,
     LAYOUT,
     MAX_TOTAL,
@@ -66,7 +69,6 @@ from cardcore_noddy.state import (
     new_observation,
     new_played,
     new_state,
-    observation_from_json,
 )
 
 __all__ = ["MAX_TOTAL", "Noddy"]
@@ -89,7 +91,7 @@ _LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
 
 
 @final
-class Noddy:
+class Noddy(GameText[NoddyAction, NoddyObservation]):
     """The rules object; build it with ``cardcore.load_game("noddy", ...)``."""
 
     name = "noddy"
@@ -463,17 +465,12 @@ class Noddy:
 
     # ---- text --------------------------------------------------------------------------
 
-    parse = staticmethod(parse_action)
-    """Parse ``play 7♥`` (or just ``7h``), ``show knave`` or ``pass``."""
-
-    def parse_action(self, text: str) -> NoddyAction:
-        """Parse an action's text form (the inverse of ``str(action)``)."""
-        return parse_action(text)
-
-    def observation_from_json(self, data: Mapping[str, Any]) -> NoddyObservation:
-        """Rebuild an observation from :meth:`NoddyObservation.to_json` data."""
-        return observation_from_json(data)
-
-    def render(self, observation: NoddyObservation) -> str:
-        """The table as text for the observing seat."""
-        return render(observation)
+    text_form = TextForm(
+        parse=parse_action,
+        observation=NoddyObservation,
+        codec=_CODEC,
+        num_players=(2,),
+        render=render,
+    )
+    """Actions read as ``play 7♥`` (or just ``7h``), ``show knave`` or ``pass``;
+    observations from their JSON (2 players); the table as text by ``render.py``."""

@@ -7,7 +7,7 @@ The cut, the shuffle and the deal are in :mod:`cardcore_noddy.deal`, the card va
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Final, final
 
 import attrs
@@ -203,7 +203,7 @@ class Phase(enum.Enum):
 
 
 @final
-@attrs.frozen(kw_only=True, weakref_slot=False)
+@attrs.frozen(weakref_slot=False)
 class NoddyState:
     """A full state; never shown to bots. Every field but ``table`` and ``rng`` is public."""
 
@@ -230,7 +230,7 @@ class NoddyState:
 
 
 @final
-@attrs.frozen(kw_only=True)
+@attrs.frozen
 class NoddyObservation:
     """What one seat knows (ND-8): its cards, public cards, scores and public events."""
 
@@ -336,47 +336,8 @@ def observation_from_json(data: Mapping[str, Any]) -> NoddyObservation:
 
 # ``cardcore.record_builder``: the very same frozen records as the attrs constructors, at a
 # fraction of the cost, for the records made on every move; fields positionally.
-new_state: Final[
-    Callable[
-        [
-            CardTable,
-            int,
-            int,
-            tuple[int, ...],
-            Phase,
-            int | None,
-            int,
-            tuple[bool, ...],
-            int,
-            tuple[Event, ...],
-        ],
-        NoddyState,
-    ]
-] = record_builder(NoddyState)
-new_played: Final[Callable[[int, Card, int, int, tuple[tuple[str, int], ...], int], Played]] = (
-    record_builder(Played)
-)
-new_shown: Final[Callable[[int, int, tuple[tuple[str, int], ...], int], Shown]] = record_builder(
-    Shown
-)
-new_observation: Final[
-    Callable[
-        [
-            int,
-            int,
-            int | None,
-            TableView,
-            tuple[NoddyAction, ...],
-            NoddyOptions,
-            int,
-            tuple[int, ...],
-            Phase,
-            int,
-            tuple[bool, ...],
-            int,
-            tuple[Event, ...],
-        ],
-        NoddyObservation,
-    ]
-] = record_builder(NoddyObservation)
+new_state: Final = record_builder(NoddyState)
+new_played: Final = record_builder(Played)
+new_shown: Final = record_builder(Shown)
+new_observation: Final = record_builder(NoddyObservation)
 """``NoddyObservation(...)`` with every field positionally, in declaration order."""

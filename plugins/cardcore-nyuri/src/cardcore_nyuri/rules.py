@@ -11,16 +11,18 @@ card table are described in :mod:`cardcore_nyuri.state`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Final, NoReturn, final
+from collections.abc import Sequence
+from typing import Final, NoReturn, final
 
 from cardcore import (
     SPECTATOR,
     Card,
     CardTable,
+    GameText,
     IllegalActionError,
     Layout,
     Outcome,
+    TextForm,
     card_ids,
     new_table,
     rng_below,
@@ -42,6 +44,7 @@ from cardcore_nyuri.deal import deal
 from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.render import render_observation
 from cardcore_nyuri.state import (
+    _CODEC,
     NyuriObservation,
     NyuriState,
     NyuriZones,
@@ -52,7 +55,6 @@ from cardcore_nyuri.state import (
     new_state,
     nyuri_layout,
     nyuri_zones,
-    observation_from_json,
 )
 from cardcore_nyuri.steals import offer_actions, steal_problem
 
@@ -78,7 +80,7 @@ def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
 
 
 @final
-class Nyuri:
+class Nyuri(GameText[NyuriAction, NyuriObservation]):
     """The Nyuri rules under fixed options; build with ``cardcore.load_game("nyuri")``.
 
     Args:
@@ -576,25 +578,13 @@ class Nyuri:
 
     # ---- text ------------------------------------------------------------------------
 
-    def parse_action(self, text: str) -> NyuriAction:
-        """Read an action from its text form (the inverse of ``str(action)``).
-
-        Forms: ``lay 7♥``, ``lay 5d guard 9d``, ``steal 4s+4d``, ``decline``, ``take back``,
-        ``swap``; cards as ``10♥``, ``10h`` or ``Th``.
-
-        Raises:
-            ValueError: naming the input when it is not a Nyuri action.
-        """
-        return parse_nyuri_action(text)
-
-    def observation_from_json(self, data: Mapping[str, Any]) -> NyuriObservation:
-        """Rebuild an observation from its ``to_json`` data.
-
-        Raises:
-            ValueError: the data does not describe a Nyuri observation.
-        """
-        return observation_from_json(data)
-
-    def render(self, observation: NyuriObservation) -> str:
-        """The table as text for the observing seat."""
-        return render_observation(observation)
+    text_form = TextForm(
+        parse=parse_nyuri_action,
+        observation=NyuriObservation,
+        codec=_CODEC,
+        num_players=(2, 3, 4),
+        render=render_observation,
+    )
+    """Actions read as ``lay 7♥``, ``lay 5d guard 9d``, ``steal 4s+4d``, ``decline``,
+    ``take back`` or ``swap``, cards as ``10♥``, ``10h`` or ``Th``; observations from
+    their JSON (2-4 players); the table as text by ``render.py``."""

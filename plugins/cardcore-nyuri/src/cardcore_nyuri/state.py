@@ -204,12 +204,14 @@ class NyuriState:
 
 # The rules build a state or record on every move: ``record_builder`` gives the very same
 # frozen records as the attrs constructors, taking the fields positionally, in order.
+# Its type is the constructor's, keyword-only for these two classes, so their positional
+# use is spelled out here; declared positional, they would need no annotation.
 new_state: Final[
     Callable[
         [CardTable, int, int, Phase, int, int | None, int, int, TurnRecord | None, str],
         NyuriState,
     ]
-] = record_builder(NyuriState)
+] = record_builder(NyuriState)  # type: ignore[arg-type]
 """``NyuriState(...)`` with the fields positionally, in declaration order."""
 new_record: Final[
     Callable[
@@ -226,7 +228,7 @@ new_record: Final[
         ],
         TurnRecord,
     ]
-] = record_builder(TurnRecord)
+] = record_builder(TurnRecord)  # type: ignore[arg-type]
 """``TurnRecord(...)`` with the fields positionally, in declaration order."""
 
 
