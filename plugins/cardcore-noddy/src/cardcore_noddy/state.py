@@ -7,7 +7,6 @@ The cut, the shuffle and the deal are in :mod:`cardcore_noddy.deal`, the card va
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
 from typing import Any, Final, final
 
 import attrs
@@ -50,7 +49,6 @@ __all__ = [
     "new_played",
     "new_shown",
     "new_state",
-    "observation_from_json",
 ]
 
 # ---- public events ---------------------------------------------------------------------
@@ -320,16 +318,6 @@ def _layout_for(n: int) -> Layout:
 
 
 _CODEC: Final = JsonCodec((Play, ShowKnave, Pass), parse_action, _layout_for)
-
-
-def observation_from_json(data: Mapping[str, Any]) -> NoddyObservation:
-    """Rebuild an observation from :meth:`NoddyObservation.to_json` data."""
-    n = data.get("num_players")
-    if n != 2:
-        raise ValueError("observation: 'num_players' must be 2")
-    obs = _CODEC.decode(data, NoddyObservation, num_players=2)
-    assert isinstance(obs, NoddyObservation)
-    return obs
 
 
 # ---- records built fast ----------------------------------------------------------------
