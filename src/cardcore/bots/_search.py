@@ -47,9 +47,14 @@ def game_hints(game: Game[Any, Any, Any]) -> SearchHints:
 
 
 def _rollout_policy(
-    game: Game[Any, Any, Any], rollout: str, rng: random.Random
+    game: Game[Any, Any, Any], rollout: str, rng: random.Random, hints: SearchHints
 ) -> tuple[Policy, bool]:
-    """The play-out policy, and whether it is a bot (worth following) rather than random."""
+    """The play-out policy, and whether it is a bot (worth following) rather than random.
+
+    A bot plays each seat's moves with its own instance (seeded from ``rng`` when the
+    seat first moves), from the seat's observation; where the hints give a
+    ``state_policy`` for that bot, it stands in for the bot and reads the state itself.
+    """
     if rollout == "random":
         legal_actions, uniform = game.legal_actions, rng.random
 
@@ -63,8 +68,23 @@ def _rollout_policy(
     host = default_host()
     # Fail early, with the host's own error, when the rollout bot does not exist.
     host.bot_spec(rollout)
+    current_player = game.current_player
+    make = hints.state_policy if rollout == hints.rollout else None
+    if make is not None:
+        policies: dict[int, Policy] = {}
+
+        def by_state(state: Any) -> Any:
+            seat = current_player(state)
+            policy = policies.get(seat)  # type: ignore[arg-type]
+            if policy is None:
+                assert seat is not None
+                assert make is not None
+                policy = policies[seat] = make(game, rng.randrange(2**31))
+            return policy(state)
+
+        return by_state, True
     bots: dict[int, Any] = {}
-    current_player, observe = game.current_player, game.observe
+    observe = game.observe
 
     def by_bot(state: Any) -> Any:
         seat = current_player(state)
@@ -198,7 +218,7 @@ def _resolve(
         raise ValueError(f"horizon must be >= 0, not {horizon}")
     h = hints if hints is not None else game_hints(game)
     policy, guides = _rollout_policy(
-        game, rollout if rollout is not None else h.rollout or "random", rng
+        game, rollout if rollout is not None else h.rollout or "random", rng, h
     )
     value: Callable[[Any, int], float] | None = getattr(game, "evaluate", None)
     if h.value is not None:
