@@ -82,12 +82,15 @@ def test_heuristic_policy_plays_as_the_bot_from_states() -> None:
     """
     import random
 
-    from cardcore import load_game
     from cardcore_nestors.bots import heuristic_policy
 
     compared = 0
-    for preset, options in (("default", {}), ("pagat", {}), ("default", {"min_bid": 5})):
-        game = load_game("nestors", preset=preset, threshold=300, **options)
+    for options in (
+        NestorsOptions(threshold=300),
+        NestorsOptions(threshold=300, next_dealer="bidder"),  # the pagat preset
+        NestorsOptions(threshold=300, min_bid=5),
+    ):
+        game = Nestors(options)
         for g in range(6):
             bots = [NestorsHeuristic(game, seed=g * 4 + i) for i in range(4)]
             policies = [heuristic_policy(game, g * 4 + i) for i in range(4)]
@@ -103,3 +106,26 @@ def test_heuristic_policy_plays_as_the_bot_from_states() -> None:
                     chosen = wild.act(o)
                 state = game.apply(state, chosen)
     assert compared > 5000
+
+
+def test_b_s_odds_know_every_card_that_keeps_the_trick_from_b() -> None:
+    """The heuristic's mask of C's cards that stop B winning agrees with the trick rules.
+
+    Checked for every pair of A's and B's cards and every trump rank against
+    ``trick_winner`` card by card (NS-4.14).
+    """
+    from cardcore_nestors.bots import _c_beats
+    from cardcore_nestors.state import DECK_IDS
+    from cardcore_nestors.tricks import trick_winner
+
+    for trump in (14, 11, 10):
+        for a in DECK_IDS:
+            for b in DECK_IDS:
+                if a == b:
+                    continue
+                expected = sum(
+                    1 << c
+                    for c in DECK_IDS
+                    if c not in (a, b) and trick_winner(a, b, c, trump) != 1
+                )
+                assert _c_beats(a, b, trump) == expected, (a, b, trump)

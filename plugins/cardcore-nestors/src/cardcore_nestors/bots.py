@@ -13,6 +13,7 @@ from cardcore_nestors.cards import HIGH, RANK_MASK, SUIT_MASK, card_points, mask
 from cardcore_nestors.rules import Nestors
 from cardcore_nestors.state import (
     DECK,
+    DECK_IDS,
     HAND,
     PH_AUCTION,
     PH_LEAD,
@@ -28,7 +29,7 @@ from cardcore_nestors.state import (
     Phase,
     PlayInfo,
 )
-from cardcore_nestors.tricks import trick_winner, two_card_winner
+from cardcore_nestors.tricks import two_card_winner
 
 __all__ = ["NestorsHeuristic", "hand_number", "heuristic_policy", "match_value"]
 
@@ -36,28 +37,40 @@ _SPADE: Final = 3
 _SPADES: Final = SUIT_MASK[_SPADE]
 
 
-def _ids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
+_BELOW: Final = tuple(sum(1 << c for c in DECK_IDS if c % 13 < r) for r in range(13))
+"""Per rank index (``id % 13``), the deck's cards of lower ranks, in every suit."""
 
 _C_BEATS: dict[tuple[int, int, int], int] = {}
 """Memo of :func:`_c_beats` (at most 36 x 36 x 3 entries)."""
 
 
 def _c_beats(a: int, b: int, trump: int) -> int:
-    """The cards with which C keeps B from winning the trick A, B (a mask of card ids)."""
+    """The cards with which C keeps B from winning the trick A, B (a mask of card ids).
+
+    Worked out suit by suit from the trick rules (NS-4.14, as in
+    :func:`~cardcore_nestors.tricks.trick_winner`): B wins the trick with C's card
+    ``c`` exactly when ``c`` is in the mask ``b_wins`` below.
+    """
     key = (a, b, trump)
     mask = _C_BEATS.get(key)
     if mask is None:
-        mask = 0
-        for c in _ids(DECK & ~(1 << a) & ~(1 << b)):
-            if trick_winner(a, b, c, trump) != 1:
-                mask |= 1 << c
+        sa, sb = a // 13, b // 13
+        trumps = RANK_MASK[trump]
+        ta, tb = a % 13 + 2 == trump, b % 13 + 2 == trump
+        # C "matches" (W1, W2) by following a suit both played, or by a third suit.
+        match = SUIT_MASK[sa] if sa == sb else DECK & ~SUIT_MASK[sa] & ~SUIT_MASK[sb]
+        rest = DECK & ~match
+        if tb:  # B's trump wins unless C plays a trump after it where that decides
+            b_wins = match & ~trumps
+            b_wins |= rest & ~(trumps & ~SUIT_MASK[sa] & ~SUIT_MASK[sb])
+        elif ta:  # A's trump beats B whatever C plays
+            b_wins = 0
+        else:
+            rb = b % 13
+            b_wins = match & ~trumps & _BELOW[rb] if rb >= a % 13 else 0
+            if two_card_winner(a, b, trump) == 1:  # W3c: A and B alone decide
+                b_wins |= rest & ~trumps
+        mask = DECK & ~(1 << a) & ~(1 << b) & ~b_wins
         _C_BEATS[key] = mask
     return mask
 
