@@ -321,33 +321,35 @@ def heuristic_policy(game: Nestors, seed: int) -> Callable[[NestorsState], Nesto
     Search bots play their determinised samples out with it.
     """
     bot = NestorsHeuristic(game, seed=seed)
-    legal_actions, decide = game.legal_actions, bot.decide
+    legal_actions, decide, play_card = game.legal_actions, bot.decide, bot._play
 
     def act(state: NestorsState) -> NestorsAction:
         legal = legal_actions(state)
         if len(legal) == 1:
             return legal[0]
-        seat = state.current
-        assert seat is not None
         _, masks, orders, known_by = state.table
         trick = orders[TRICK]
-        phase, play = state.phase, state.play
-        if phase is PH_PLAY and len(trick) == 1:
-            seen = known_by[seat] & DECK
-            c_cards = masks[HAND + (play.leader + 2) % 4].bit_count()
-        else:
-            seen = c_cards = 0
+        if state.phase is PH_PLAY:  # most moves: straight to the trick play
+            play = state.play
+            if len(trick) == 1:
+                c_cards = masks[HAND + (play.leader + 2) % 4].bit_count()
+                seen = known_by[state.current] & DECK  # type: ignore[index]
+            else:
+                seen = c_cards = 0
+            return play_card(legal, state.deal.trump, play, masks[ROW], trick, seen, c_cards)
+        seat = state.current
+        assert seat is not None
         return decide(
             seat,
-            phase,
+            state.phase,
             legal,
             state.deal,
-            play,
+            state.play,
             masks[HAND + seat],
             masks[ROW],
             trick,
-            seen,
-            c_cards,
+            0,
+            0,
         )
 
     return act
