@@ -178,7 +178,8 @@ def bench_game(
     engine_rate = engine_decisions / (time.perf_counter() - t0)
 
     # ISMCTS: a fixed number of iterations from each of a few positions spread over the
-    # sampled games (opening to end), after one untimed warm-up search.
+    # sampled games (opening to end), after one untimed warm-up search. The bot has no
+    # other option, so it plays as the game's search hints say (rollout bot, value, ...).
     choices = [o for o in observations if len(o.legal_actions) > 1]
     picks = sorted({i * len(choices) // ismcts_positions for i in range(ismcts_positions)})
     timed = [choices[i] for i in picks] if choices else []
@@ -321,7 +322,7 @@ _COLUMNS: tuple[tuple[str, str, Callable[[BenchResult], str]], ...] = (
 _NOTES = (
     "A decision is one legal_actions plus one apply in a random playout, on one core.",
     "engine: play_match with random bots (they receive observations).",
-    "ISMCTS: {iterations} iterations from each of up to 4 positions (n/a: no choices).",
+    "ISMCTS: default ismcts (game's hints), {iterations} iterations, up to 4 positions.",
     "1st: the untimed warm-up game (one-time set-up, such as tables, shows here).",
     "RL: a PettingZoo step's cost over the raw API (n/a: no codec or no rl extra).",
 )
