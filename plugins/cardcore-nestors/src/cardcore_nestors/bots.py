@@ -35,13 +35,11 @@ __all__ = ["NestorsHeuristic", "hand_number", "heuristic_policy", "match_value"]
 
 _SPADE: Final = 3
 _SPADES: Final = SUIT_MASK[_SPADE]
+_INF: Final = float("inf")
 
 
 _BELOW: Final = tuple(sum(1 << c for c in DECK_IDS if c % 13 < r) for r in range(13))
 """Per rank index (``id % 13``), the deck's cards of lower ranks, in every suit."""
-
-_C_BEATS: dict[tuple[int, int, int], int] = {}
-"""Memo of :func:`_c_beats` (at most 36 x 36 x 3 entries)."""
 
 
 def _c_beats(a: int, b: int, trump: int) -> int:
@@ -51,48 +49,60 @@ def _c_beats(a: int, b: int, trump: int) -> int:
     :func:`~cardcore_nestors.tricks.trick_winner`): B wins the trick with C's card
     ``c`` exactly when ``c`` is in the mask ``b_wins`` below.
     """
-    key = (a, b, trump)
-    mask = _C_BEATS.get(key)
-    if mask is None:
-        sa, sb = a // 13, b // 13
-        trumps = RANK_MASK[trump]
-        ta, tb = a % 13 + 2 == trump, b % 13 + 2 == trump
-        # C "matches" (W1, W2) by following a suit both played, or by a third suit.
-        match = SUIT_MASK[sa] if sa == sb else DECK & ~SUIT_MASK[sa] & ~SUIT_MASK[sb]
-        rest = DECK & ~match
-        if tb:  # B's trump wins unless C plays a trump after it where that decides
-            b_wins = match & ~trumps
-            b_wins |= rest & ~(trumps & ~SUIT_MASK[sa] & ~SUIT_MASK[sb])
-        elif ta:  # A's trump beats B whatever C plays
-            b_wins = 0
-        else:
-            rb = b % 13
-            b_wins = match & ~trumps & _BELOW[rb] if rb >= a % 13 else 0
-            if two_card_winner(a, b, trump) == 1:  # W3c: A and B alone decide
-                b_wins |= rest & ~trumps
-        mask = DECK & ~(1 << a) & ~(1 << b) & ~b_wins
-        _C_BEATS[key] = mask
-    return mask
+    sa, sb = a // 13, b // 13
+    trumps = RANK_MASK[trump]
+    ta, tb = a % 13 + 2 == trump, b % 13 + 2 == trump
+    # C "matches" (W1, W2) by following a suit both played, or by a third suit.
+    match = SUIT_MASK[sa] if sa == sb else DECK & ~SUIT_MASK[sa] & ~SUIT_MASK[sb]
+    rest = DECK & ~match
+    if tb:  # B's trump wins unless C plays a trump after it where that decides
+        b_wins = match & ~trumps
+        b_wins |= rest & ~(trumps & ~SUIT_MASK[sa] & ~SUIT_MASK[sb])
+    elif ta:  # A's trump beats B whatever C plays
+        b_wins = 0
+    else:
+        rb = b % 13
+        b_wins = match & ~trumps & _BELOW[rb] if rb >= a % 13 else 0
+        if two_card_winner(a, b, trump) == 1:  # W3c: A and B alone decide
+            b_wins |= rest & ~trumps
+    return DECK & ~(1 << a) & ~(1 << b) & ~b_wins
+
+
+_C_BEATS: dict[tuple[int, int], tuple[int, ...]] = {}
+"""Memo of :func:`_c_beats_by_b` (at most 36 x 3 rows)."""
+
+
+def _c_beats_by_b(a: int, trump: int) -> tuple[int, ...]:
+    """Per card id of B, :func:`_c_beats` of A's card ``a`` and it (0 where B cannot hold it)."""
+    key = (a, trump)
+    row = _C_BEATS.get(key)
+    if row is None:
+        row = _C_BEATS[key] = tuple(
+            _c_beats(a, b, trump) if (DECK >> b) & 1 and b != a else 0 for b in range(52)
+        )
+    return row
 
 
 _VOID_CARDS: Final = tuple(sum(SUIT_MASK[s] for s in range(4) if (v >> s) & 1) for v in range(16))
 """Per mask of suits (bit = suit), the cards of those suits."""
 
-_HOLD_ODDS: dict[tuple[int, int, int], float] = {}
+_HOLD_ODDS: dict[tuple[int, int], tuple[float, ...]] = {}
 """Memo of :func:`_hold_odds`."""
 
 
-def _hold_odds(pool: int, beaters: int, k: int) -> float:
-    """The chance that ``k`` cards drawn from ``pool`` miss all of ``beaters`` of them."""
-    key = (pool, beaters, k)
-    p = _HOLD_ODDS.get(key)
-    if p is None:
+def _hold_odds(pool: int, k: int) -> tuple[float, ...]:
+    """Per number ``b`` of beaters among ``pool`` cards, the chance ``k`` drawn miss them all."""
+    key = (pool, k)
+    odds = _HOLD_ODDS.get(key)
+    if odds is None:
         if pool >= k:
-            p = comb(pool - beaters, k) / comb(pool, k) if pool else 1.0
+            odds = tuple(
+                comb(pool - b, k) / comb(pool, k) if pool else 1.0 for b in range(pool + 1)
+            )
         else:
-            p = 0.0
-        _HOLD_ODDS[key] = p
-    return p
+            odds = (0.0,) * (pool + 1)
+        _HOLD_ODDS[key] = odds
+    return odds
 
 
 def _cost_table(trump: int) -> tuple[float, ...]:
@@ -265,9 +275,14 @@ class NestorsHeuristic:
     ) -> NestorsAction:
         cost = _COST[trump]
         legal = [a.mask.bit_length() - 1 for a in cast("Sequence[Play]", actions)]
-        if not played:  # A: lead cheap
+        if not played:  # A: lead cheap (the cheapest card; a random one of equals)
             rnd = self._rng.random
-            return _PLAY[min(legal, key=lambda c: (cost[c], rnd()))]
+            choice, low, low_r = legal[0], _INF, _INF
+            for c in legal:
+                v, r = cost[c], rnd()
+                if v < low or (v == low and r < low_r):
+                    choice, low, low_r = c, v, r
+            return _PLAY[choice]
         pts = points_of(trump)
         if play.trick == 12:  # B in the last trick: one card each, nothing to choose
             a = played[0]
@@ -278,15 +293,14 @@ class NestorsHeuristic:
         if len(played) == 1:
             return _PLAY[self._second(legal, played[0], pot, trump, play, seen, c_cards)]
         a, b = played
-        ours_with = _c_beats(a, b, trump)  # the cards that keep the trick from B
-        best: tuple[float, float] | None = None
-        choice = legal[0]
+        ours_with = _c_beats_by_b(a, trump)[b]  # the cards that keep the trick from B
+        # C: the most won (or least lost), then the cheapest card.
+        choice, best, best_cost = legal[0], -_INF, -_INF
         for c in legal:
-            ours = (ours_with >> c) & 1
             value = pot + pts[c]
-            score = (value if ours else -value, -cost[c])
-            if best is None or score > best:
-                best, choice = score, c
+            score = value if (ours_with >> c) & 1 else -value
+            if score > best or (score == best and -cost[c] > best_cost):
+                choice, best, best_cost = c, score, -cost[c]
         return _PLAY[choice]
 
     @staticmethod
@@ -295,17 +309,16 @@ class NestorsHeuristic:
     ) -> int:
         """B: weigh each card by the chance C cannot take the trick back."""
         unseen = DECK & ~seen & ~_VOID_CARDS[play.voids[(play.leader + 2) % 4]]
-        pool = unseen.bit_count()
+        odds = _hold_odds(unseen.bit_count(), k)
+        beats = _c_beats_by_b(a, trump)
         cost, pts = _COST[trump], points_of(trump)
-        best: tuple[float, float] | None = None
-        choice = legal[0]
+        # The best expected gain, then the cheapest card.
+        choice, best, best_cost = legal[0], -_INF, -_INF
         for x in legal:
-            beaters = (_c_beats(a, x, trump) & unseen).bit_count()
-            p = _hold_odds(pool, beaters, k)
-            value = pot + pts[x] + 2
-            score = ((2 * p - 1) * value, -cost[x])
-            if best is None or score > best:
-                best, choice = score, x
+            p = odds[(beats[x] & unseen).bit_count()]
+            score = (2 * p - 1) * (pot + pts[x] + 2)
+            if score > best or (score == best and -cost[x] > best_cost):
+                choice, best, best_cost = x, score, -cost[x]
         return choice
 
 
