@@ -120,6 +120,8 @@ def _cost_table(trump: int) -> tuple[float, ...]:
 
 _COST: Final = {r: _cost_table(r) for r in TRUMP_RANKS}
 """Per trump rank, :func:`_cost_table`."""
+_POINTS: Final = {r: points_of(r) for r in TRUMP_RANKS}
+"""Per trump rank, the points of each card id."""
 _TAKE_VALUE: Final = {
     r: tuple(points_of(r)[c] + (0.5 if c // 13 == _SPADE else 0.0) for c in range(52))
     for r in TRUMP_RANKS
@@ -283,17 +285,22 @@ class NestorsHeuristic:
                 if v < low or (v == low and r < low_r):
                     choice, low, low_r = c, v, r
             return _PLAY[choice]
-        pts = points_of(trump)
+        pts = _POINTS[trump]
         if play.trick == 12:  # B in the last trick: one card each, nothing to choose
             a = played[0]
             return _PLAY[max(legal, key=lambda c: (two_card_winner(a, c, trump) == 1, -cost[c]))]
-        pot = mask_points(row, pts) + 5
+        # The points on the table: the carry card and the trick so far.
+        if row and not row & (row - 1):  # one carry card, as from trick 2 on
+            pot = pts[row.bit_length() - 1] + 5
+        else:
+            pot = mask_points(row, pts) + 5
         for c in played:
             pot += pts[c]
         if len(played) == 1:
             return _PLAY[self._second(legal, played[0], pot, trump, play, seen, c_cards)]
         a, b = played
-        ours_with = _c_beats_by_b(a, trump)[b]  # the cards that keep the trick from B
+        # The cards that keep the trick from B.
+        ours_with = (_C_BEATS.get((a, trump)) or _c_beats_by_b(a, trump))[b]
         # C: the most won (or least lost), then the cheapest card.
         choice, best, best_cost = legal[0], -_INF, -_INF
         for c in legal:
@@ -309,9 +316,10 @@ class NestorsHeuristic:
     ) -> int:
         """B: weigh each card by the chance C cannot take the trick back."""
         unseen = DECK & ~seen & ~_VOID_CARDS[play.voids[(play.leader + 2) % 4]]
-        odds = _hold_odds(unseen.bit_count(), k)
-        beats = _c_beats_by_b(a, trump)
-        cost, pts = _COST[trump], points_of(trump)
+        pool = unseen.bit_count()
+        odds = _HOLD_ODDS.get((pool, k)) or _hold_odds(pool, k)
+        beats = _C_BEATS.get((a, trump)) or _c_beats_by_b(a, trump)
+        cost, pts = _COST[trump], _POINTS[trump]
         # The best expected gain, then the cheapest card.
         choice, best, best_cost = legal[0], -_INF, -_INF
         for x in legal:
