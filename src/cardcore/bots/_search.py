@@ -32,8 +32,8 @@ DEFAULT_EXPLORATION = 0.7
 DEFAULT_DETERMINIZATIONS = 20
 """PIMC samples per decision when neither the options nor the game's hints say."""
 
-Policy = Callable[[Any], Any]
-"""A rollout policy: state -> action."""
+Policy = Callable[[Any, int], Any]
+"""A rollout policy: (state, the seat to move there) -> action."""
 
 _clock: Callable[[], float] = time.perf_counter
 """The clock that time budgets are measured on (tests replace it with a counter)."""
@@ -58,7 +58,7 @@ def _rollout_policy(
     if rollout == "random":
         legal_actions, uniform = game.legal_actions, rng.random
 
-        def pick(state: Any) -> Any:
+        def pick(state: Any, seat: int) -> Any:
             legal = legal_actions(state)
             return legal[int(uniform() * len(legal))]
 
@@ -68,16 +68,13 @@ def _rollout_policy(
     host = default_host()
     # Fail early, with the host's own error, when the rollout bot does not exist.
     host.bot_spec(rollout)
-    current_player = game.current_player
     make = hints.state_policy if rollout == hints.rollout else None
     if make is not None:
-        policies: dict[int, Policy] = {}
+        policies: dict[int, Callable[[Any], Any]] = {}
 
-        def by_state(state: Any) -> Any:
-            seat = current_player(state)
-            policy = policies.get(seat)  # type: ignore[arg-type]
+        def by_state(state: Any, seat: int) -> Any:
+            policy = policies.get(seat)
             if policy is None:
-                assert seat is not None
                 assert make is not None
                 policy = policies[seat] = make(game, rng.randrange(2**31))
             return policy(state)
@@ -86,9 +83,7 @@ def _rollout_policy(
     bots: dict[int, Any] = {}
     observe = game.observe
 
-    def by_bot(state: Any) -> Any:
-        seat = current_player(state)
-        assert seat is not None
+    def by_bot(state: Any, seat: int) -> Any:
         bot = bots.get(seat)
         if bot is None:
             bot = bots[seat] = host.load_bot(rollout, game, seed=rng.randrange(2**31))
@@ -164,12 +159,12 @@ class _Playout:
         current_player, apply = game.current_player, game.apply
         horizon = self.horizon or -1
         clock = _clock
-        while current_player(state) is not None:
+        while (seat := current_player(state)) is not None:
             if steps == horizon or (segment is not None and segment(state) != root_segment):
                 break
             if deadline is not None and clock() >= deadline:
                 break
-            state = apply(state, policy(state))
+            state = apply(state, policy(state, seat))
             steps += 1
         return state
 
@@ -401,7 +396,7 @@ class ISMCTSBot:
                 if model and seat != me:
                     # The other seats move as the play-out policy would: the tree
                     # branches only on this seat's own decisions.
-                    a = policy(state)
+                    a = policy(state, seat)
                 else:
                     actions = legal_actions(state)
                     edges = node.edges
@@ -416,7 +411,7 @@ class ISMCTSBot:
                         a = untried[randrange(len(untried))] if len(untried) > 1 else untried[0]
                         if guided and len(untried) > 1:
                             # A new node first tries what the policy would play there.
-                            choice = policy(state)
+                            choice = policy(state, seat)
                             if choice in untried:
                                 a = choice
                         e = edges[a] = _Edge()
