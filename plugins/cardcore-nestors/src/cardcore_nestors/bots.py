@@ -210,8 +210,12 @@ class NestorsHeuristic:
             return self._play(legal, deal.trump, play, row, trick, seen, c_cards)
         if phase is PH_LEAVE:
             cost = _COST[deal.trump]
-            leaves = cast("Sequence[Leave]", legal)
-            return min(leaves, key=lambda a: cost[a.mask.bit_length() - 1])
+            choice, low = legal[0], _INF  # the first of the cheapest
+            for a in cast("Sequence[Leave]", legal):
+                v = cost[a.mask.bit_length() - 1]
+                if v < low:
+                    choice, low = a, v
+            return choice
         if phase is PH_AUCTION:
             return self._auction(seat, legal, deal, hand)
         if phase is PH_TRUMP:
