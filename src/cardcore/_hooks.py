@@ -51,6 +51,13 @@ class SearchHints:
     rollout: str | None = None
     """A bot id (usually the game's heuristic) that plays the play-outs, and the other
     seats inside the tree when :attr:`opponent_model` is on; ``None``: random play-outs."""
+    state_policy: Callable[[Any, int], Callable[[Any], Any]] | None = None
+    """``state_policy(game, seed)``: :attr:`rollout` as a play-out policy on full states,
+    for one seat: a function ``state -> action`` that chooses exactly what the bot built
+    with that ``seed`` would choose from the mover's observation, without building the
+    observation. The search bots play out with it whenever they play out with
+    :attr:`rollout` (``None``: they observe each state and ask the bot). Needs
+    :attr:`rollout`."""
     opponent_model: bool = False
     """Whether the other seats should move as :attr:`rollout` would inside the tree."""
     value: Callable[[Any, Any, int], float] | None = None
@@ -74,6 +81,11 @@ class SearchHints:
     """The PIMC samples per decision by default (``None``: the generic default)."""
 
     def __attrs_post_init__(self) -> None:
+        if self.state_policy is not None and self.rollout is None:
+            raise ValueError(
+                f"search hints for {self.game!r}: state_policy plays as the rollout bot "
+                "would, so it needs rollout (the bot id it stands for)"
+            )
         if self.value is None and (self.segment is not None or self.horizon):
             raise ValueError(
                 f"search hints for {self.game!r}: segment and horizon cut play-outs "

@@ -32,8 +32,8 @@ DEFAULT_EXPLORATION = 0.7
 DEFAULT_DETERMINIZATIONS = 20
 """PIMC samples per decision when neither the options nor the game's hints say."""
 
-Policy = Callable[[Any], Any]
-"""A rollout policy: state -> action."""
+Policy = Callable[[Any, int], Any]
+"""A rollout policy: (state, the seat to move there) -> action."""
 
 _clock: Callable[[], float] = time.perf_counter
 """The clock that time budgets are measured on (tests replace it with a counter)."""
@@ -47,13 +47,18 @@ def game_hints(game: Game[Any, Any, Any]) -> SearchHints:
 
 
 def _rollout_policy(
-    game: Game[Any, Any, Any], rollout: str, rng: random.Random
+    game: Game[Any, Any, Any], rollout: str, rng: random.Random, hints: SearchHints
 ) -> tuple[Policy, bool]:
-    """The play-out policy, and whether it is a bot (worth following) rather than random."""
+    """The play-out policy, and whether it is a bot (worth following) rather than random.
+
+    A bot plays each seat's moves with its own instance (seeded from ``rng`` when the
+    seat first moves), from the seat's observation; where the hints give a
+    ``state_policy`` for that bot, it stands in for the bot and reads the state itself.
+    """
     if rollout == "random":
         legal_actions, uniform = game.legal_actions, rng.random
 
-        def pick(state: Any) -> Any:
+        def pick(state: Any, seat: int) -> Any:
             legal = legal_actions(state)
             return legal[int(uniform() * len(legal))]
 
@@ -63,12 +68,22 @@ def _rollout_policy(
     host = default_host()
     # Fail early, with the host's own error, when the rollout bot does not exist.
     host.bot_spec(rollout)
-    bots: dict[int, Any] = {}
-    current_player, observe = game.current_player, game.observe
+    make = hints.state_policy if rollout == hints.rollout else None
+    if make is not None:
+        policies: dict[int, Callable[[Any], Any]] = {}
 
-    def by_bot(state: Any) -> Any:
-        seat = current_player(state)
-        assert seat is not None
+        def by_state(state: Any, seat: int) -> Any:
+            policy = policies.get(seat)
+            if policy is None:
+                assert make is not None
+                policy = policies[seat] = make(game, rng.randrange(2**31))
+            return policy(state)
+
+        return by_state, True
+    bots: dict[int, Any] = {}
+    observe = game.observe
+
+    def by_bot(state: Any, seat: int) -> Any:
         bot = bots.get(seat)
         if bot is None:
             bot = bots[seat] = host.load_bot(rollout, game, seed=rng.randrange(2**31))
@@ -144,12 +159,12 @@ class _Playout:
         current_player, apply = game.current_player, game.apply
         horizon = self.horizon or -1
         clock = _clock
-        while current_player(state) is not None:
+        while (seat := current_player(state)) is not None:
             if steps == horizon or (segment is not None and segment(state) != root_segment):
                 break
             if deadline is not None and clock() >= deadline:
                 break
-            state = apply(state, policy(state))
+            state = apply(state, policy(state, seat))
             steps += 1
         return state
 
@@ -198,7 +213,7 @@ def _resolve(
         raise ValueError(f"horizon must be >= 0, not {horizon}")
     h = hints if hints is not None else game_hints(game)
     policy, guides = _rollout_policy(
-        game, rollout if rollout is not None else h.rollout or "random", rng
+        game, rollout if rollout is not None else h.rollout or "random", rng, h
     )
     value: Callable[[Any, int], float] | None = getattr(game, "evaluate", None)
     if h.value is not None:
@@ -381,7 +396,7 @@ class ISMCTSBot:
                 if model and seat != me:
                     # The other seats move as the play-out policy would: the tree
                     # branches only on this seat's own decisions.
-                    a = policy(state)
+                    a = policy(state, seat)
                 else:
                     actions = legal_actions(state)
                     edges = node.edges
@@ -396,7 +411,7 @@ class ISMCTSBot:
                         a = untried[randrange(len(untried))] if len(untried) > 1 else untried[0]
                         if guided and len(untried) > 1:
                             # A new node first tries what the policy would play there.
-                            choice = policy(state)
+                            choice = policy(state, seat)
                             if choice in untried:
                                 a = choice
                         e = edges[a] = _Edge()

@@ -1,0 +1,84 @@
+"""A game's state policy stands in for its rollout bot: same play, no observations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from cardcore import SearchHints, load_game
+from cardcore.bots import ISMCTSBot, PIMCBot, _search
+from cardcore_nestors.bots import heuristic_policy
+
+
+def _positions(game: Any, count: int) -> list[Any]:
+    """Observations with a choice from one heuristic self-play match, spread over it."""
+    from cardcore_nestors import NestorsHeuristic
+
+    bots = [NestorsHeuristic(game, seed=i) for i in range(4)]
+    state = game.initial_state(4, 2)
+    out = []
+    while (seat := game.current_player(state)) is not None:
+        o = game.observe(state, seat)
+        if len(o.legal_actions) > 1:
+            out.append(o)
+        state = game.apply(state, bots[seat].act(o))
+    return [out[i * len(out) // count] for i in range(count)]
+
+
+def _edges(bot: ISMCTSBot) -> dict[Any, tuple[int, float, int]]:
+    assert bot.last_tree is not None
+    return {a: (e.n, e.w, e.avail) for a, e in bot.last_tree.edges.items()}
+
+
+def _counting(calls: list[int]) -> Any:
+    def make(game: Any, seed: int) -> Any:
+        policy = heuristic_policy(game, seed)
+
+        def act(state: Any) -> Any:
+            calls.append(1)
+            return policy(state)
+
+        return act
+
+    return make
+
+
+def test_a_state_policy_searches_the_same_trees_as_its_bot() -> None:
+    """ISMCTS and PIMC with the state policy choose and count exactly as with the bot."""
+    game = load_game("nestors", threshold=300)
+    calls: list[int] = []
+    with_policy = attrs.evolve(_search.game_hints(game), state_policy=_counting(calls))
+    by_bot = attrs.evolve(with_policy, state_policy=None)
+    for i, o in enumerate(_positions(game, 6)):
+        fast = ISMCTSBot(game, seed=i, iterations=40, hints=with_policy)
+        slow = ISMCTSBot(game, seed=i, iterations=40, hints=by_bot)
+        assert fast.act(o) == slow.act(o)
+        assert _edges(fast) == _edges(slow)
+        assert PIMCBot(game, seed=i, determinizations=3, hints=with_policy).act(o) == PIMCBot(
+            game, seed=i, determinizations=3, hints=by_bot
+        ).act(o)
+    assert calls, "the state policy was never asked"
+
+
+def test_a_state_policy_is_only_used_for_its_own_bot() -> None:
+    """An option naming another rollout bot (or random play-outs) leaves the policy out."""
+    game = load_game("nestors", threshold=300)
+    calls: list[int] = []
+    hints = attrs.evolve(_search.game_hints(game), state_policy=_counting(calls))
+    o = _positions(game, 3)[1]
+    ISMCTSBot(game, seed=1, iterations=20, hints=hints, rollout="random").act(o)
+    assert not calls
+    ISMCTSBot(game, seed=1, iterations=20, hints=hints, rollout="nestors-heuristic").act(o)
+    assert calls
+    calls.clear()
+    other = attrs.evolve(hints, rollout="random", opponent_model=False)
+    ISMCTSBot(game, seed=1, iterations=20, hints=other, rollout="nestors-heuristic").act(o)
+    assert not calls
+
+
+def test_a_state_policy_needs_the_bot_it_stands_for() -> None:
+    """Hints with a state policy but no rollout bot are refused, naming the field."""
+    with pytest.raises(ValueError, match="needs rollout"):
+        SearchHints(game="x", state_policy=heuristic_policy)
