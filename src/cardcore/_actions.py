@@ -397,7 +397,7 @@ class LazyActions(Sequence[A]):
 
 
 class _SegmentedActions(LazyActions[A]):
-    """Lazy actions in segments whose running ends are ``_ends``.
+    """Lazy actions in segments whose running ends are ``_ends``; no segment is empty.
 
     Reading one by a plain index in range (a bot's pick) skips the generic checks.
     """
