@@ -108,7 +108,7 @@ def _singles_in(kind: type[Play | Leave], deck: int) -> Callable[[int], tuple[Ca
     return kind.singles_in(deck)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)  # the first example builds the tables
 @given(st.sampled_from([(1 << 52) - 1, _PIQUET_DECK, _ODD_DECK, 0]), st.integers(0, (1 << 52) - 1))
 def test_singles_in_a_deck_read_like_singles(deck: int, cards: int) -> None:
     """``singles_in(deck)``: the same shared actions as ``singles`` for any mask of the deck."""
@@ -273,6 +273,23 @@ def test_card_subsets_without_weights_and_membership_edges() -> None:
     empty = CardSubsets(Steal, 0)
     assert len(empty) == 0 and not empty and list(empty) == [] and empty == ()
     assert "0 actions" in repr(empty) and "6 actions: steal 3♣+2♣" in repr(lazy)
+
+
+def test_card_subsets_read_weights_of_any_sequence_and_refuse_others() -> None:
+    """A list of weights lists what the same tuple does; a weight that is no int is named."""
+    mask = sum(c.bit for c in parse_cards("2♣ 9♦ 9♥ J♠ K♣ A♦ 4♥"))
+    for sizes, above in (((1, 2, 3), 20), ((2, 3), None), ((3,), 12)):
+        from_tuple = CardSubsets(Steal, mask, sizes=sizes, weights=VALUE, above=above)
+        from_list = CardSubsets(Steal, mask, sizes=sizes, weights=list(VALUE), above=above)
+        want = [Steal.from_mask(m) for m in _reference(mask, sizes, above)]
+        assert list(from_tuple) == list(from_list) == want
+        assert [from_list[i] for i in range(len(want))] == want
+    with pytest.raises(ValueError, match=r"weights must be ints, not 2\.5"):
+        CardSubsets(Steal, mask, weights=[2.5] * 52, above=3)  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="weights must be ints"):
+        CardSubsets(Steal, mask, weights=(2.5,) * 52, above=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="sizes must be"):
+        CardSubsets(Steal, mask, sizes=[0, 1])
 
 
 def test_concat_joins_fixed_and_lazy_parts() -> None:

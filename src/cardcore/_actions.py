@@ -20,6 +20,8 @@ and ``tuple(legal)`` lists them all.
 from __future__ import annotations
 
 import bisect
+import math
+import operator
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar, overload
@@ -395,7 +397,7 @@ class LazyActions(Sequence[A]):
 
 
 class _SegmentedActions(LazyActions[A]):
-    """Lazy actions in segments whose running ends are ``_ends``.
+    """Lazy actions in segments whose running ends are ``_ends``; no segment is empty.
 
     Reading one by a plain index in range (a bot's pick) skips the generic checks.
     """
@@ -406,6 +408,9 @@ class _SegmentedActions(LazyActions[A]):
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
+
+    def __bool__(self) -> bool:
+        return bool(self._ends)  # every segment holds an action
 
     @overload
     def __getitem__(self, index: int) -> A: ...
@@ -430,10 +435,14 @@ class ConcatActions(_SegmentedActions[A]):
         *parts: tuples or lazy sequences; the actions of different parts must differ.
     """
 
-    __slots__ = ("_parts",)
+    __slots__ = ("_parts", "_reads")
+
+    _parts: Sequence[Sequence[A]]
+    _reads: Sequence[Callable[[int], A]]
 
     def __init__(self, *parts: Sequence[A]) -> None:
         kept = []
+        reads = []
         ends = []
         total = 0
         for p in parts:
@@ -442,18 +451,29 @@ class ConcatActions(_SegmentedActions[A]):
                 total += n
                 kept.append(p)
                 ends.append(total)
-        self._parts = tuple(kept)
-        self._ends = tuple(ends)
+                # How to read an index in range: a lazy part need not check it again.
+                reads.append(p._item if LazyActions in type(p).__mro__ else p.__getitem__)  # type: ignore[attr-defined]
+        self._parts = kept
+        self._ends = ends
+        self._reads = reads
+
+    @overload
+    def __getitem__(self, index: int) -> A: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[A, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> A | tuple[A, ...]:
+        ends = self._ends
+        if type(index) is int and ends and 0 <= index < ends[-1]:
+            k = bisect.bisect_right(ends, index)
+            return self._reads[k](index - ends[k - 1] if k else index)
+        return LazyActions.__getitem__(self, index)
 
     def _item(self, index: int) -> A:
         ends = self._ends
         k = bisect.bisect_right(ends, index)
-        part = self._parts[k]
-        index -= ends[k - 1] if k else 0
-        if type(part) is tuple:
-            return part[index]  # type: ignore[no-any-return]
-        # the index is in range: a lazy part need not check it again
-        return part._item(index) if isinstance(part, LazyActions) else part[index]
+        return self._reads[k](index - ends[k - 1] if k else index)
 
     def __iter__(self) -> Iterator[A]:
         for p in self._parts:
@@ -461,6 +481,74 @@ class ConcatActions(_SegmentedActions[A]):
 
     def __contains__(self, value: object) -> bool:
         return any(value in p for p in self._parts)
+
+
+_SIZES: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
+"""The set sizes of :class:`CardSubsets` already checked: each sorted tuple of 1, 2, 3."""
+
+
+def _checked_sizes(sizes: Iterable[int]) -> tuple[int, ...]:
+    """``sizes`` sorted, without repeats, once checked to be among 1, 2 and 3."""
+    allowed = tuple(sorted(set(sizes)))
+    if not allowed or allowed[0] < 1 or allowed[-1] > 3:
+        raise ValueError(f"CardSubsets: sizes must be 1, 2 or 3, not {allowed}")
+    if sizes == allowed:  # at most seven such tuples: remembered, checked once
+        _SIZES[allowed] = allowed
+    return allowed
+
+
+_SuitKeys = tuple[dict[int, tuple[int, ...]], ...]
+
+_KEYS: Final[dict[int, tuple[Sequence[int] | None, _SuitKeys]]] = {}
+"""Per weights tuple (by identity, kept alive here; ``None`` too), per suit, a card
+pattern's keys: for each card of the pattern, ``weight << 6 | id`` (just the id with no
+weights), filled as patterns are met. Weight tables are a game's constants: a few."""
+
+
+def _card_keys(mask: int, weights: Sequence[int] | None) -> tuple[int, ...]:
+    """The key ``weight << 6 | id`` of each card of ``mask``, in id order (see ``_KEYS``).
+
+    Raises:
+        ValueError: a weight is not an int.
+    """
+    cached = _KEYS.get(id(weights))
+    if cached is None or cached[0] is not weights:
+        if type(weights) is not tuple and weights is not None:  # may change: not kept
+            return tuple(_key(weights, c) for c in _ids_of(mask))
+        if len(_KEYS) >= 16:
+            _KEYS.clear()
+        cached = _KEYS[id(weights)] = (weights, ({}, {}, {}, {}))
+    suits = cached[1]
+    for s, patterns in enumerate(suits):
+        bits = mask >> 13 * s & 8191
+        if bits not in patterns:
+            ids = [13 * s + r for r in range(13) if bits >> r & 1]
+            patterns[bits] = tuple(ids if weights is None else (_key(weights, c) for c in ids))
+    return (
+        suits[0][mask & 8191]
+        + suits[1][mask >> 13 & 8191]
+        + suits[2][mask >> 26 & 8191]
+        + suits[3][mask >> 39]
+    )
+
+
+def _key(weights: Sequence[int], card: int) -> int:
+    """A card's key: its weight, then its id, in one int (``weight << 6 | id``)."""
+    try:
+        weight = operator.index(weights[card])
+    except TypeError:
+        raise ValueError(
+            f"CardSubsets: weights must be ints, not {weights[card]!r} (card {card})"
+        ) from None
+    return weight << 6 | card
+
+
+def _ids_of(mask: int) -> Iterator[int]:
+    """The card ids of a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 class CardSubsets(_SegmentedActions[C], Generic[C]):
@@ -474,17 +562,32 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
 
     The order is fixed: by size (smaller first); within a size, the cards are ranked by
     weight (lightest first, then by id) and the sets come in lexicographic order of
-    those ranks (so with no weights, in lexicographic order of card ids).
+    those ranks (so with no weights, in lexicographic order of card ids). The actions
+    are the class's shared instances, those :meth:`CardAction.from_mask` returns.
 
     Args:
         action: the :class:`CardAction` class whose instances are listed.
         mask: the cards to choose from.
         sizes: the set sizes allowed (1 to 3).
-        weights: per card id, its value (e.g. 2 to 14); ``None`` for no value condition.
+        weights: per card id, its value, an int (e.g. 2 to 14); ``None`` for no value
+            condition. A tuple is read once per card pattern and remembered.
         above: only sets whose weights add up to more than this.
     """
 
-    __slots__ = ("_above", "_action", "_ids", "_mask", "_segments", "_sizes", "_weights")
+    __slots__ = (
+        "_above",
+        "_action",
+        "_keys",
+        "_mask",
+        "_segments",
+        "_shared",
+        "_sizes",
+        "_weights",
+    )
+
+    _keys: Sequence[int]
+    _segments: list[tuple[int, int, int]]
+    _shared: dict[int, C]
 
     def __init__(
         self,
@@ -495,95 +598,133 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         weights: Sequence[int] | None = None,
         above: int | None = None,
     ) -> None:
-        allowed = tuple(sorted(set(sizes)))
-        if not allowed or allowed[0] < 1 or allowed[-1] > 3:
-            raise ValueError(f"CardSubsets: sizes must be 1, 2 or 3, not {allowed}")
+        allowed = _SIZES.get(sizes) if type(sizes) is tuple else None
+        if allowed is None:
+            allowed = _checked_sizes(sizes)
         if above is not None and weights is None:
             raise ValueError("CardSubsets: 'above' needs 'weights' to add up")
         if mask >> 52 or mask < 0:
             raise ValueError(f"CardSubsets: not a card mask: {mask:#x}")
-        ids: list[int] = []
-        m = mask
-        while m:
-            low = m & -m
-            ids.append(low.bit_length() - 1)
-            m ^= low
-        if weights is not None:
-            ids.sort(key=weights.__getitem__)
-            w = list(map(weights.__getitem__, ids))
+        # Each card as one int, ``weight << 6 | id``: sorting the ints ranks the cards by
+        # weight, then id; ``key >> 6`` is the weight and ``key & 63`` the card. The first
+        # card weighing more than x is found by bisection for ``x << 6 | 63``.
+        cached = _KEYS.get(id(weights))
+        if cached is not None and cached[0] is weights:
+            suits = cached[1]
+            try:
+                keys: Sequence[int] = (
+                    suits[0][mask & 8191]
+                    + suits[1][mask >> 13 & 8191]
+                    + suits[2][mask >> 26 & 8191]
+                    + suits[3][mask >> 39]
+                )
+            except KeyError:  # a card pattern met for the first time
+                keys = _card_keys(mask, weights)
         else:
-            w = [0] * len(ids)
+            keys = _card_keys(mask, weights)
+        if weights is not None:
+            keys = sorted(keys)
         self._action = action
+        self._shared = action._shared
         self._mask = mask
-        self._ids = ids
+        self._keys = keys
         self._weights = weights
         self._above = above
         self._sizes = allowed
         # The sets are listed as segments, in order: a segment adds to a fixed lead (a
-        # mask) either one card at each position from ``start`` on, or every pair of
-        # positions from ``start`` on. Since the weights ascend, the sets worth enough
-        # with a given lead end in a suffix of positions (found by bisection), and from
-        # the first lead whose next card is enough, every later one is a whole block.
-        floor = above if above is not None else -1
-        k = len(ids)
-        bisect_right = bisect.bisect_right
-        segments: list[tuple[int, int, int]] = []  # (lead, start, cards added: 1 or 2)
+        # mask) every choice of 1, 2 or 3 positions from ``start`` on (one card at each
+        # position, every pair, every triple). Since the weights ascend, the sets worth
+        # enough with a given lead end in a suffix of positions (found by bisection), and
+        # from the first lead whose next cards are enough, all the rest is one block.
+        k = len(keys)
+        segments: list[tuple[int, int, int]] = []  # (lead, start, positions added)
         ends: list[int] = []
+        self._segments = segments
+        self._ends = ends
         total = 0
+        if above is None:  # no value condition: each size is one block
+            for size in allowed:
+                if size > k:
+                    break
+                total += _CHOOSE[size][k]
+                segments.append((0, 0, size))
+                ends.append(total)
+            return
+        bisect_right = bisect.bisect_right
         for size in allowed:
             if size > k:
                 break
             if size == 1:
-                start = bisect_right(w, floor)
+                start = bisect_right(keys, above << 6 | 63)
                 if start < k:
                     total += k - start
                     segments.append((0, start, 1))
                     ends.append(total)
                 continue
-            # The pairs of positions a < b from ``first`` on worth more than ``need``,
-            # after a lead: no lead for size 2, each possible first card for size 3.
-            if size == 2:
-                leads: Iterable[tuple[int, int, int]] = ((0, 0, floor),)
-            else:
-                lo = bisect_right(w, floor - w[k - 2] - w[k - 1])
-                leads = zip(
-                    map((1).__lshift__, ids[lo : k - 2]),
-                    range(lo + 1, k - 1),
-                    map(floor.__sub__, w[lo : k - 2]),
-                    strict=True,
-                )
-            top = w[k - 1]
-            for lead, first, need in leads:
-                a = bisect_right(w, need - top)
-                a = max(a, first)
-                while a < k - 1:
-                    start = bisect_right(w, need - w[a])
-                    if start <= a + 1:  # every later card completes a and those after it
+            # Size 2: the pairs of positions b < c worth more than ``above``. Size 3: for
+            # each first position a (the lead), the pairs after it worth more than the rest.
+            top = keys[k - 1] >> 6
+            a = 0 if size == 2 else bisect_right(keys, (above - (keys[k - 2] >> 6) - top) << 6 | 63)
+            lead = 0
+            need = above
+            while True:
+                if size == 3:
+                    if a >= k - 2:
+                        break
+                    wa = keys[a] >> 6
+                    if wa + (keys[a + 1] >> 6) + (keys[a + 2] >> 6) > above:  # all from a on
                         n = k - a
+                        total += n * (n - 1) * (n - 2) // 6
+                        segments.append((0, a, 3))
+                        ends.append(total)
+                        break
+                    lead = 1 << (keys[a] & 63)
+                    need = above - wa
+                    a += 1
+                b = bisect_right(keys, (need - top) << 6 | 63, a)
+                while b < k - 1:
+                    kb = keys[b]
+                    start = bisect_right(keys, (need - (kb >> 6)) << 6 | 63, b + 1)
+                    if start == b + 1:  # every pair from b on
+                        n = k - b
                         total += n * (n - 1) // 2
-                        segments.append((lead, a, 2))
+                        segments.append((lead, b, 2))
                         ends.append(total)
                         break
                     total += k - start
-                    segments.append((lead | 1 << ids[a], start, 1))
+                    segments.append((lead | 1 << (kb & 63), start, 1))
                     ends.append(total)
-                    a += 1
-        self._segments = segments
-        self._ends = ends
+                    b += 1
+                if size == 2:
+                    break
 
     def _item(self, index: int) -> C:
         ends = self._ends
         s = bisect.bisect_right(ends, index)
-        index -= ends[s - 1] if s else 0
+        if s:
+            index -= ends[s - 1]
         lead, start, added = self._segments[s]
-        ids = self._ids
+        keys = self._keys
         if added == 1:
-            return self._action.from_mask(lead | 1 << ids[start + index])
-        k = len(ids)
-        while index >= k - 1 - start:  # the pairs of positions from start on, in order
-            index -= k - 1 - start
-            start += 1
-        return self._action.from_mask(lead | 1 << ids[start] | 1 << ids[start + 1 + index])
+            m = lead | 1 << (keys[start + index] & 63)
+        else:
+            k = len(keys)
+            if added == 3:  # the triples of positions from start on, in order
+                n = (k - start - 1) * (k - start - 2) // 2  # those that begin at start
+                while index >= n:
+                    index -= n
+                    start += 1
+                    n = (k - start - 1) * (k - start - 2) // 2
+                lead |= 1 << (keys[start] & 63)
+                start += 1
+            n = k - 1 - start  # the pairs of positions from start on, in order
+            while index >= n:
+                index -= n
+                start += 1
+                n -= 1
+            m = lead | 1 << (keys[start] & 63) | 1 << (keys[start + 1 + index] & 63)
+        hit = self._shared.get(m)
+        return hit if hit is not None else self._action.from_mask(m)
 
     def __contains__(self, value: object) -> bool:
         if type(value) is not self._action:
@@ -596,3 +737,9 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
             return True
         weights = self._weights
         return sum(weights[c.id] for c in value.cards) > self._above
+
+
+_CHOOSE: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(math.comb(k, size) for k in range(53)) for size in range(4)
+)
+"""``_CHOOSE[size][k]``: the number of sets of ``size`` among ``k`` cards."""

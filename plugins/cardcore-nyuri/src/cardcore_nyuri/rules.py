@@ -73,7 +73,7 @@ _RETURN_TAKE: Final[tuple[NyuriAction, ...]] = (TakeBack(),)
 
 def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
     """``known`` with the cards of ``m`` known to every seat (face up)."""
-    return tuple(map(m.__or__, known))
+    return tuple([k | m for k in known])
 
 
 # ---- the rules ---------------------------------------------------------------------

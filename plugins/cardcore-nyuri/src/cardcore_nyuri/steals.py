@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from cardcore import Card, CardSubsets, ConcatActions, card_ids
+from cardcore import Card, CardSubsets, ConcatActions
 from cardcore_nyuri.actions import (
     _HIGHER_SAME_SUIT,
     _SUIT_OF,
@@ -59,7 +59,7 @@ def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequ
         singles = hand & _HIGHER_SAME_SUIT[target]
     head = _ONLY_DECLINE
     if singles:
-        head += tuple(map(Steal.of, card_ids(singles)))
+        head += Steal.singles(singles)
     if not hand & (hand - 1):  # a single card: no sets
         return head
     sizes = (2, 3) if tv > 10 else (2,)
