@@ -457,19 +457,6 @@ class ConcatActions(_SegmentedActions[A]):
         self._ends = ends
         self._reads = reads
 
-    @overload
-    def __getitem__(self, index: int) -> A: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[A, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> A | tuple[A, ...]:
-        ends = self._ends
-        if type(index) is int and ends and 0 <= index < ends[-1]:
-            k = bisect.bisect_right(ends, index)
-            return self._reads[k](index - ends[k - 1] if k else index)
-        return LazyActions.__getitem__(self, index)
-
     def _item(self, index: int) -> A:
         ends = self._ends
         k = bisect.bisect_right(ends, index)
