@@ -10,7 +10,7 @@ counted):
   move, every step), ``play_match`` (the match engine with random bots, built once) and
   ``RL step`` (the PettingZoo environment of ``cardcore.adapters``: ``last`` for the
   encoded observation and action mask, then ``step`` with a random legal index read
-  from the mask), with two more ratios per game: the time per decision of
+  from the mask as ``cardcore bench`` reads it), with two more ratios per game: the time per decision of
   ``play_match`` and of ``RL step`` over that of the same game's ``+ observe`` loop
   (what the engine and the adapter add to a user's loop);
 * OpenSpiel (C++ games through ``pyspiel``): hearts, euchre and spades, ``legal + apply``
@@ -107,16 +107,25 @@ def _cardcore_matches(game: Any, game_id: str, seed: int) -> Iterator[int]:
         yield len(record.actions)
 
 
-def _mask_pick(mask: bytes, uniform: float) -> int:
-    """The index of the k-th legal entry of an action mask's bytes, k drawn from ``uniform``.
+def _mask_pick(mask: Any, uniform: float, count_nonzero: Callable[[Any], int]) -> int:
+    """The index of the k-th legal entry of an action mask, k drawn from ``uniform``.
 
-    ``bytes.count`` and ``bytes.find`` scan in C, so even Nyuri's 23,845-entry mask costs
-    little; a user's ``np.flatnonzero`` would cost more than the step it picks for.
+    The pick of ``cardcore bench`` (and ``benchmarks/rl_overhead.py``): ``bytes.find``
+    scans in C; a small mask is counted by ``bytes.count``, a large one (Nyuri's 23,845
+    entries) by ``np.count_nonzero``, which a user would call there, while
+    ``bytes.count`` over it costs more than the environment step (and
+    ``np.flatnonzero`` more still).
     """
-    index = mask.find(1)
-    for _ in range(int(uniform * mask.count(1))):
-        index = mask.find(1, index + 1)
+    data: bytes = mask.tobytes()
+    legal = data.count(1) if len(data) <= _SMALL_MASK else count_nonzero(mask)
+    index = data.find(1)
+    for _ in range(int(uniform * legal)):
+        index = data.find(1, index + 1)
     return index
+
+
+_SMALL_MASK = 4096
+"""Masks up to this many entries are counted without numpy."""
 
 
 def _rl_games(pettingzoo: Any, game_id: str, preset: str, n: int, seed: int) -> Iterator[int]:
@@ -124,6 +133,8 @@ def _rl_games(pettingzoo: Any, game_id: str, preset: str, n: int, seed: int) -> 
     env.reset(seed=seed)
     uniform = random.Random(seed).random
     last, step = env.last, env.step
+    from numpy import count_nonzero
+
     while True:
         env.reset()
         decisions = 0
@@ -132,7 +143,7 @@ def _rl_games(pettingzoo: Any, game_id: str, preset: str, n: int, seed: int) -> 
             if terminated:
                 step(None)
                 continue
-            step(_mask_pick(obs["action_mask"].tobytes(), uniform()))
+            step(_mask_pick(obs["action_mask"], uniform(), count_nonzero))
             decisions += 1
         yield decisions
 
@@ -312,7 +323,8 @@ def report(
         "player to move every step: cardcore's `observe`, OpenSpiel's observation string",
         "(information-state string for hearts, which has none), RLCard's `env.step`.",
         "`RL step` is cardcore's PettingZoo environment (`last`, then `step` with a random",
-        "legal index from the action mask). The last two columns are the time per decision",
+        "legal index from the action mask, found as `cardcore bench` finds it: counted with",
+        "`np.count_nonzero` for a large mask). The last two columns are the time per decision",
         "of `play_match` and of `RL step` over that of the game's own `+ observe` loop",
         "(the targets are at most 1.3x and 1.5x).",
         "",

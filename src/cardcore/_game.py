@@ -485,13 +485,61 @@ class CodecSpec:
 
     A codec turns a game's observations into fixed-size vectors and its actions into
     indexes (see :class:`cardcore.adapters.Codec`).
+
+    A plugin names its factory by reference, ``"cardcore_mygame.encoding:mygame_codec"``
+    (module, a colon, then the attribute), so that the codec's module, and NumPy with it,
+    load only when an RL environment first asks for the codec; code may pass the
+    function itself.
     """
 
     game: str
     """The game id the codec is for (``nyuri``)."""
-    factory: Callable[[Any, int], Any]
-    """Builds the codec for a game (the plugin's own Game, options set) and a player count."""
+    factory: Callable[[Any, int], Any] | str = attrs.field()
+    """Builds the codec for a game (the plugin's own Game, options set) and a player
+    count; or a ``"module:attribute"`` reference to such a function, imported on first
+    use (see :meth:`resolve`)."""
     description: str = ""
     """One line: what the encoding holds."""
     source: str = ""
     """Where it came from: the plugin's name, or ``code`` (filled in when registered)."""
+
+    @factory.validator
+    def _check_factory(self, _attribute: object, value: object) -> None:
+        if isinstance(value, str):
+            module, colon, name = value.partition(":")
+            if not (colon and module and name):
+                raise ValueError(
+                    f"codec factory reference {value!r}: write it as 'module:attribute', "
+                    "e.g. 'cardcore_mygame.encoding:mygame_codec'"
+                )
+        elif not callable(value):
+            raise TypeError(
+                f"codec factory must be callable or a 'module:attribute' string, not {value!r}"
+            )
+
+    def resolve(self) -> Callable[[Any, int], Any]:
+        """The factory function, imported first when it is given by reference.
+
+        Raises:
+            LookupError: the reference does not resolve (the message names it and why).
+        """
+        factory = self.factory
+        if not isinstance(factory, str):
+            return factory
+        import importlib
+
+        module_name, _, attribute = factory.partition(":")
+        try:
+            target: Any = importlib.import_module(module_name)
+            for part in attribute.split("."):
+                target = getattr(target, part)
+        except (ImportError, AttributeError) as e:
+            raise LookupError(
+                f"the codec factory {factory!r} of game {self.game!r} does not resolve: "
+                f"{type(e).__name__}: {e}"
+            ) from e
+        if not callable(target):
+            raise LookupError(
+                f"the codec factory {factory!r} of game {self.game!r} is {target!r}, not a function"
+            )
+        return target  # type: ignore[no-any-return]

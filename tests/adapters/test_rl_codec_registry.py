@@ -100,6 +100,41 @@ def test_missing_codec_names_the_hook_and_the_fix() -> None:
     assert "register_codec" in text
 
 
+def test_a_factory_by_reference_is_imported_on_first_use(support: Any) -> None:
+    """A "module:attribute" factory is resolved when a codec is first built, not before."""
+    spec = CodecSpec(game="highcard", factory="tests.adapters.rl_highcard:highcard_codec")
+    assert spec.resolve() is support.highcard_codec
+    reg = CodecRegistry(load_entrypoints=False)
+    reg.register(spec)
+    assert reg.codec(load_game("highcard"), 3).num_actions == 52
+
+
+@pytest.mark.parametrize(
+    ("reference", "why"),
+    [
+        ("tests.adapters.no_such_module:codec", "ModuleNotFoundError"),
+        ("tests.adapters.rl_highcard:no_such_codec", "AttributeError"),
+        ("tests.adapters.rl_highcard:HIGHCARD", "not a function"),
+    ],
+)
+def test_a_reference_that_does_not_resolve_is_named(support: Any, reference: str, why: str) -> None:
+    """A factory reference that does not import is a CodecError naming it and the game."""
+    reg = CodecRegistry(load_entrypoints=False)
+    reg.register(CodecSpec(game="highcard", factory=reference))
+    with pytest.raises(CodecError) as info:
+        reg.codec(load_game("highcard"), 2)
+    text = str(info.value)
+    assert f"the codec factory {reference!r} of game 'highcard'" in text
+    assert why in text
+
+
+@pytest.mark.parametrize("reference", ["no_colon", ":codec", "module:", 42])
+def test_a_malformed_reference_is_refused_at_once(reference: Any) -> None:
+    """A factory that is neither callable nor 'module:attribute' fails when declared."""
+    with pytest.raises((ValueError, TypeError), match="module:attribute"):
+        CodecSpec(game="highcard", factory=reference)
+
+
 def test_factory_must_return_a_codec(support: Any) -> None:
     """A factory returning something else, or an empty codec, is a CodecError."""
     reg = CodecRegistry(load_entrypoints=False)

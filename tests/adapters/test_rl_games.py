@@ -92,3 +92,54 @@ def test_a_whole_game_pays_the_outcome(game: str, players: int, options: dict[st
     assert paid == {s: outcome.reward(s) for s in range(players)}
     for team in e.game.teams(players) or ():
         assert len({paid[s] for s in team}) == 1
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CASES, ids=IDS)
+def test_the_mask_is_the_legal_indices(game: str, players: int, options: dict[str, Any]) -> None:
+    """The environment's mask (filled by identity, lazy part by part, steal sets by mask)
+    marks exactly the indexes of the legal actions, every step of a few games."""
+    import random
+
+    from cardcore.adapters import legal_indices
+
+    env = pz.env(game, players, **options)
+    env.reset(seed=3)
+    rng = random.Random(3)
+    steps = 0
+    for _ in range(4):
+        env.reset()
+        while env.agents:
+            obs, _, terminated, _, _ = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            seen = env.game.observe(env.game_state, env._seat_of[env.agent_selection])
+            legal = sorted(legal_indices(env.codec, seen))
+            assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+            env.step(legal[rng.randrange(len(legal))])
+            steps += 1
+    assert steps > 10
+
+
+def test_an_action_missing_from_the_index_is_named() -> None:
+    """A legal action the codec does not number is a KeyError naming it, lazy or not."""
+    from cardcore import CardSubsets, ConcatActions
+    from cardcore.adapters import ActionIndex, TableCodec
+    from cardcore.adapters._spaces import ObservationEncoder
+
+    env = pz.env("nyuri", 2)
+    decline = env.game.parse_action("decline")
+    steal: Any = type(env.game.parse_action("steal 2♣"))  # a CardAction class
+    codec = env.codec
+    assert isinstance(codec, TableCodec)
+    few = TableCodec(codec.encoding, ActionIndex([decline, steal.of(0), steal.of(1)]))
+    encode = ObservationEncoder(few)
+
+    class Obs:
+        legal_actions: Any = ConcatActions((decline,), CardSubsets(steal, 0b111, sizes=(2,)))
+
+    with pytest.raises(KeyError, match="is not in the action index"):
+        encode._fill(bytearray(3), Obs.legal_actions)
+    mask = bytearray(3)
+    encode._fill(mask, (decline, steal.of(1)))
+    assert mask == b"\x01\x00\x01"

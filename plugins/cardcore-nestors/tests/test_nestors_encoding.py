@@ -7,7 +7,7 @@ import pytest
 from cardcore import load_game, parse_card
 from cardcore.adapters import CodecRegistry, check_codec, load_codec
 from cardcore_nestors import Bid, Leave, Pass, Phase, Play, Take, Trump
-from cardcore_nestors.encoding import FACTS_SIZE, nestors_actions, nestors_facts
+from cardcore_nestors.encoding import FACTS_SIZE, nestors_actions, nestors_codec, nestors_facts
 
 
 @pytest.mark.parametrize("preset", ["default", "pagat"])
@@ -23,9 +23,10 @@ def test_the_hook_registers_the_codec() -> None:
     """The plugin's cardcore_register_codecs hook is found through its entry point."""
     spec = CodecRegistry().spec("nestors")
     assert spec.source == "nestors"
-    from cardcore_nestors.hooks import codec
-
-    assert spec.factory is codec, "a wrapper that imports the encoding module when called"
+    assert spec.factory == "cardcore_nestors.encoding:nestors_codec", (
+        "by reference, imported on first use"
+    )
+    assert spec.resolve() is nestors_codec
     assert load_codec("nestors").num_actions == 744
 
 

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import random
+import struct
+
 import pytest
 
 from cardcore import load_game, parse_card
 from cardcore.adapters import CodecRegistry, check_codec, load_codec
 from cardcore_noddy import Noddy
 from cardcore_noddy.actions import Pass, Play, ShowKnave
-from cardcore_noddy.encoding import FACTS_SIZE, noddy_actions, noddy_codec, noddy_facts
+from cardcore_noddy.encoding import (
+    FACTS_SIZE,
+    noddy_actions,
+    noddy_codec,
+    noddy_facts,
+    noddy_facts_packer,
+)
 from cardcore_noddy.state import Phase, Shown
 
 
@@ -25,10 +34,10 @@ def test_the_hook_registers_the_codec() -> None:
     """The plugin's cardcore_register_codecs hook is found through its entry point."""
     spec = CodecRegistry().spec("noddy")
     assert spec.source == "noddy"
-    from cardcore_noddy.hooks import codec
-
-    assert spec.factory is codec, "a wrapper that imports the encoding module when called"
-    assert type(codec(Noddy(), 2)) is type(noddy_codec(Noddy(), 2))
+    assert spec.factory == "cardcore_noddy.encoding:noddy_codec", (
+        "by reference, imported on first use"
+    )
+    assert spec.resolve() is noddy_codec
     assert load_codec("noddy").num_actions == 54
 
 
@@ -62,6 +71,27 @@ def test_facts_follow_the_hand() -> None:
     for seat, points in shows.items():
         assert show_facts[2 * seat : 2 * seat + 2] == [1.0, pytest.approx(points / 20)]
     assert all(-1.0 <= x <= 1.0 for x in facts)
+
+
+@pytest.mark.parametrize("preset", ["default", "historical"])
+def test_packed_facts_are_the_facts(preset: str) -> None:
+    """The codec's packed facts are noddy_facts as float32s, at every step of many games."""
+    game = load_game("noddy", preset=preset)
+    assert isinstance(game, Noddy)
+    target = game.options.target
+    packed = noddy_facts_packer(target)
+    rng = random.Random(5)
+    steps = 0
+    for seed in range(25):
+        state = game.initial_state(2, seed)
+        while game.current_player(state) is not None:
+            for s in (0, 1):
+                obs = game.observe(state, s)
+                assert packed(obs) == struct.pack(f"<{FACTS_SIZE}f", *noddy_facts(obs, target))
+            legal = game.legal_actions(state)
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+            steps += 1
+    assert steps > 500
 
 
 def test_the_hooks_do_not_load_the_encoding() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+import struct
+
 import pytest
 
 from cardcore import load_game, parse_card, parse_cards
@@ -10,7 +13,9 @@ from cardcore_nyuri import Decline, Lay, Nyuri, Phase, Steal, Swap, TakeBack
 from cardcore_nyuri.encoding import (
     facts_size,
     nyuri_actions,
+    nyuri_codec,
     nyuri_facts,
+    nyuri_facts_packer,
 )
 
 
@@ -28,9 +33,10 @@ def test_the_hook_registers_the_codec() -> None:
     """The plugin's cardcore_register_codecs hook is found through its entry point."""
     spec = CodecRegistry().spec("nyuri")
     assert spec.source == "nyuri"
-    from cardcore_nyuri.hooks import codec
-
-    assert spec.factory is codec, "a wrapper that imports the encoding module when called"
+    assert spec.factory == "cardcore_nyuri.encoding:nyuri_codec", (
+        "by reference, imported on first use"
+    )
+    assert spec.resolve() is nyuri_codec
     assert load_codec("nyuri", 3).num_actions == 23_845
 
 
@@ -107,6 +113,29 @@ def test_remembered_turn_facts_are_never_stale() -> None:
     for obs, encoded in seen:
         encoding._TURN_FACTS.clear()
         assert encode(obs) == encoded
+
+
+@pytest.mark.parametrize("preset", ["default", "pagat"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_packed_facts_are_the_facts(preset: str, players: int) -> None:
+    """The codec's packed facts are nyuri_facts as float32s, for every seat of many games."""
+    game = load_game("nyuri", preset=preset)
+    assert isinstance(game, Nyuri)
+    limit = game.options.turn_limit
+    packed = nyuri_facts_packer(players, limit)
+    rng = random.Random(players)
+    steps = 0
+    for seed in range(8):
+        state = game.initial_state(players, seed)
+        while game.current_player(state) is not None:
+            for s in range(players):
+                obs = game.observe(state, s)
+                floats = nyuri_facts(obs, limit)
+                assert packed(obs) == struct.pack(f"<{len(floats)}f", *floats)
+            legal = game.legal_actions(state)
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+            steps += 1
+    assert steps > 100
 
 
 def test_the_hooks_do_not_load_the_encoding() -> None:

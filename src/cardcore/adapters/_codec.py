@@ -13,6 +13,7 @@ floats) that numpy reads without copying element by element.
 
 from __future__ import annotations
 
+import functools
 import struct
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
@@ -363,8 +364,40 @@ class _MaskBytes(dict[int, bytes]):
 
 
 _MASK_CACHE: Final = _MaskBytes()
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+class _Memo(dict[K, bytes]):
+    """Packed bytes per key, made by ``pack`` on first use and forgotten when too many.
+
+    A hit is one dict lookup; the encoders keep one per part that repeats from step to
+    step (the zone sizes, the cards in a zone's first positions).
+    """
+
+    __slots__ = ("_pack",)
+
+    def __init__(self, pack: Callable[[K], bytes]) -> None:
+        super().__init__()
+        self._pack = pack
+
+    def __missing__(self, key: K) -> bytes:
+        if len(self) >= _MASK_CACHE_LIMIT:
+            self.clear()
+        out = self[key] = self._pack(key)
+        return out
+
+
 _BUFFER: Final = bytearray()
 """Joins parts into a new ``bytearray`` (``bytearray.join`` never changes this one)."""
+
+
+def _pack_slots(count: int, picked: tuple[int, ...]) -> bytes:
+    """The one-hots of the cards in ``count`` positions (``-1`` or absent: all zero)."""
+    out = [_CARD_ONE_HOT[c] if c >= 0 else _NO_CARD for c in picked]
+    out.append(_NO_CARD * (count - len(picked)))
+    return b"".join(out)
 
 
 def _mask_floats(mask: int) -> bytes:
@@ -446,6 +479,11 @@ class TableEncoding:
             if not layout.zones[layout.zone(s.zone)].ordered:
                 raise ValueError(f"slots need an ordered zone; {s.zone!r} is not ordered")
         self._slots = tuple((layout.zone(s.zone), s.count, s.from_top) for s in slots)
+        self._slot_bytes = tuple(
+            (z, count, top, _Memo[tuple[int, ...]](functools.partial(_pack_slots, count)))
+            for z, count, top in self._slots
+        )
+        """Per slot: its zone, count, end, and the packed one-hots per tuple of card ids."""
         self._facts = facts
         self._facts_struct = struct.Struct(f"<{facts_size}f")
         self.facts_size = facts_size
@@ -453,6 +491,7 @@ class TableEncoding:
         n = layout.num_seats
         deck_size = max(1, layout.deck.bit_count())
         self._sizes = tuple(struct.pack("<f", k / deck_size) for k in range(CARD_BITS + 1))
+        """Per number of cards, the packed size of a zone holding them."""
         hot = {s: struct.pack(f"<{n}f", *(float(i == s) for i in range(n))) for s in range(-1, n)}
         self._seats_hot = {
             (s, cur): hot[s] + hot[-1 if cur is None else cur]
@@ -545,18 +584,14 @@ class TableEncoding:
         view: TableView = observation.table
         sizes, known, orders = view._parts  # the view's own parts (read-only tuples)
         if self._every_zone:
-            parts = list(map(_MASK_CACHE.__getitem__, known))
-            parts += map(self._sizes.__getitem__, sizes)
+            parts = [*map(_MASK_CACHE.__getitem__, known), *map(self._sizes.__getitem__, sizes)]
         else:
             zones = self._zones
             parts = [_MASK_CACHE[known[z]] for z in zones]
             parts += [self._sizes[sizes[z]] for z in zones]
-        for z, count, top in self._slots:
+        for z, count, top, packed in self._slot_bytes:
             order = orders[z]
-            picked = order[: -count - 1 : -1] if top else order[:count]
-            parts += [_CARD_ONE_HOT[c] if c >= 0 else _NO_CARD for c in picked]
-            if len(picked) < count:
-                parts.append(_NO_CARD * (count - len(picked)))
+            parts.append(packed[order[: -count - 1 : -1] if top else order[:count]])
         seat = observation.seat
         cur = observation.current_player
         parts.append(self._seats_hot[seat if 0 <= seat < self._seats else -1, cur])

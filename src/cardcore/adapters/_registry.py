@@ -169,9 +169,16 @@ class CodecRegistry:
         """Build a new codec of ``game`` for ``num_players`` seats (see :meth:`codec`).
 
         Raises:
-            CodecError: the game declares no codec, or its factory returned no codec.
+            CodecError: the game declares no codec, its factory reference does not
+                resolve, or its factory returned no codec.
         """
-        codec = self.spec(game.name).factory(game, num_players)
+        try:
+            factory = self.spec(game.name).resolve()
+        except CodecError:
+            raise
+        except LookupError as e:  # a lazy reference that does not resolve
+            raise CodecError(str(e)) from e
+        codec = factory(game, num_players)
         if not isinstance(codec, Codec):
             raise CodecError(f"the codec factory of {game.name!r} returned {codec!r}, not a Codec")
         if codec.observation_size < 1 or codec.num_actions < 1:

@@ -13,9 +13,10 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from cardcore._actions import ConcatActions
 from cardcore._game import Game
 from cardcore._host import PluginHost, default_host
-from cardcore.adapters._codec import Codec, TableCodec, legal_indices
+from cardcore.adapters._codec import ActionIndex, Codec, TableCodec
 from cardcore.adapters._registry import CodecRegistry, default_registry
 
 __all__ = ["ObsDict", "ObservationEncoder", "observation_space", "resolve"]
@@ -40,47 +41,105 @@ def observation_space(codec: Codec) -> spaces.Dict:
 class ObservationEncoder:
     """Turns cardcore observations into fresh numpy observation dicts for one codec."""
 
-    __slots__ = ("_buffer", "_codec", "_encode", "_indices", "_n", "action_at")
+    __slots__ = ("_buffer", "_codec", "_encode", "_fill", "_n", "_seen", "action_at")
 
     def __init__(self, codec: Codec) -> None:
         self._codec = codec
         self._n = codec.num_actions
         self._encode: Callable[[Any], Sequence[float]] = codec.encode
         self._buffer: Callable[[Any], bytearray] | None = None
-        self._indices: Callable[[Any], list[int]] | None = None
+        self._fill: Callable[[bytearray, Sequence[Any]], None] = self._fill_any
+        self._seen: dict[int, int] | None = None
         self.action_at: Callable[[int], Any] = codec.action_at
         """The codec's ``action_at`` (for a TableCodec, a plain tuple lookup: the
         environments check the range themselves)."""
         if isinstance(codec, TableCodec):  # skip the wrapper layers in the hot path
             self._buffer = codec.encoding.encode_buffer
-            self._indices = codec.actions.indices
+            self._fill = MaskFiller(codec.actions, self._fill_any)
+            self._seen = codec.actions._seen
             self.action_at = codec.actions.actions.__getitem__
 
     def __call__(self, observation: Any) -> ObsDict:
         """The encoding and the action mask of the observation (new arrays every call).
 
         Both arrays wrap a fresh ``bytearray``: numpy neither copies nor zeroes them again,
-        and filling the mask takes one C-level pass instead of a numpy call per action.
+        and the mask is filled in C-level passes, never a numpy call per action.
         """
         mask = bytearray(self._n)
         legal = observation.legal_actions
-        if legal:
-            try:
-                indices = self._indices(legal)  # type: ignore[misc]  # None: not a TableCodec
-            except (KeyError, TypeError, AttributeError):
-                # Not a TableCodec, or an unknown action: looked up one by one (the
-                # error names the action).
-                indices = legal_indices(self._codec, observation)
-            any(map(mask.__setitem__, indices, _ONES))
-        if self._buffer is not None:
-            encoded = np.frombuffer(self._buffer(observation), np.float32)
+        if legal.__class__ is tuple and self._seen is not None:
+            try:  # actions met before, by identity: the whole lookup runs in C
+                any(map(mask.__setitem__, map(self._seen.__getitem__, map(id, legal)), _ONES))
+            except KeyError:
+                self._fill(mask, legal)
+        else:
+            self._fill(mask, legal)
+        buffer = self._buffer
+        if buffer is not None:
+            encoded = _frombuffer(buffer(observation), _FLOAT32)
         else:
             encoded = np.array(self._encode(observation), dtype=np.float32)
-        return {"observation": encoded, "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": encoded, "action_mask": _frombuffer(mask, _INT8)}
+
+    def _fill_any(self, mask: bytearray, legal: Sequence[Any]) -> None:
+        """Set the legal actions' entries, looked up one by one (any codec)."""
+        index = self._codec.action_index
+        for a in legal:
+            mask[index(a)] = 1
 
 
+_frombuffer: Final = np.frombuffer
+_FLOAT32: Final = np.dtype(np.float32)
+_INT8: Final = np.dtype(np.int8)
 _ONES: Final = itertools.repeat(1)
 """Endless ones, to set a mask's legal entries with ``map`` (``repeat`` has no state)."""
+
+
+@final
+class MaskFiller:
+    """Sets the action-mask entries of legal actions, in C-level passes where it can.
+
+    A tuple of actions the index has met before is looked up by identity
+    (:class:`ActionIndex` remembers them); a :class:`cardcore.ConcatActions` is filled
+    part by part. Anything else goes through the index's ``indices``, and an action the
+    index does not list goes to ``fallback``, which looks each action up and names one
+    that is not there.
+
+    Args:
+        index: the codec's action index.
+        fallback: fills a mask from any sequence of actions.
+    """
+
+    __slots__ = ("_fallback", "_index", "_seen")
+
+    def __init__(
+        self, index: ActionIndex[Any], fallback: Callable[[bytearray, Sequence[Any]], None]
+    ) -> None:
+        self._index = index
+        self._seen = index._seen  # the index's own memo: id of an action met -> its index
+        self._fallback = fallback
+
+    def __call__(self, mask: bytearray, legal: Sequence[Any]) -> None:
+        """Set ``mask[i] = 1`` for the index ``i`` of every action of ``legal``."""
+        try:
+            self._fill(mask, legal)
+        except (KeyError, TypeError, AttributeError):
+            # An action met for the first time (remembered now), or one that is not in
+            # the index: look them up through the index, which names a missing one.
+            try:
+                any(map(mask.__setitem__, self._index.indices(legal), _ONES))
+            except (KeyError, TypeError, AttributeError):
+                self._fallback(mask, legal)
+
+    def _fill(self, mask: bytearray, legal: Sequence[Any]) -> None:
+        cls = legal.__class__
+        if cls is tuple or cls is list:
+            any(map(mask.__setitem__, map(self._seen.__getitem__, map(id, legal)), _ONES))
+        elif cls is ConcatActions:
+            for part in legal._parts:  # type: ignore[attr-defined]
+                self._fill(mask, part)
+        else:
+            any(map(mask.__setitem__, self._index.indices(legal), _ONES))
 
 
 def resolve(

@@ -87,8 +87,17 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self._encoder = ObservationEncoder(self.codec)
+        # The hot path's callables, bound once.
+        self._encode = self._encoder.__call__
+        self._action_at = self._encoder.action_at
+        self._observe = self.game.observe
+        self._apply = self.game.apply
+        self._current = self.game.current_player
+        self._num_actions = self.codec.num_actions
         self._np_random, self._np_random_seed = seeding.np_random(None)
         self._state: Any = None
+        self._over = True
+        """Whether every agent has terminated (the game is over, or not dealt yet)."""
         self.agents: list[str] = []
 
     # ---- spaces --------------------------------------------------------------------
@@ -122,6 +131,7 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._over = False
         current = self.game.current_player(self._state)
         if current is None:  # a deal that is already over: every agent just terminates
             self._finish()
@@ -142,9 +152,7 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         """
         agent = self.agent_selection
         return (
-            self._encoder(self.game.observe(self._state, self._seat_of[agent]))
-            if observe
-            else None,
+            self._encode(self._observe(self._state, self._seat_of[agent])) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -158,31 +166,28 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
             IllegalActionError: the index is out of range or not a legal action now (the
                 game is unchanged).
         """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:  # every agent has terminated: each steps once more, with None
             self._was_dead_step(action)
             return
         if action is None:
-            raise IllegalActionError(action, f"{agent} is to move and must act")
+            raise IllegalActionError(action, f"{self.agent_selection} is to move and must act")
         index = int(action)
-        if not 0 <= index < self.codec.num_actions:
-            raise IllegalActionError(
-                action, f"index {index} is outside 0..{self.codec.num_actions - 1}"
-            )
-        self._state = self.game.apply(self._state, self._encoder.action_at(index))
-        self._cumulative_rewards[agent] = 0.0
-        current = self.game.current_player(self._state)
+        if not 0 <= index < self._num_actions:
+            raise IllegalActionError(action, f"index {index} is outside 0..{self._num_actions - 1}")
+        state = self._state = self._apply(self._state, self._action_at(index))
+        current = self._current(state)
         if current is None:
             self._finish()
             self._accumulate_rewards()
         else:
-            # Rewards are paid only at the end, so they are all still zero: nothing to
-            # clear or accumulate on this step.
+            # Rewards are paid only at the end, so every cumulative reward is still zero:
+            # nothing to clear or accumulate on this step.
             self.agent_selection = self.possible_agents[current]
 
     def _finish(self) -> None:
         outcome = self.game.outcome(self._state)
         assert outcome is not None, "a finished game has an outcome"
+        self._over = True
         for agent in self.agents:
             self.rewards[agent] = outcome.reward(self._seat_of[agent])
             self.terminations[agent] = True

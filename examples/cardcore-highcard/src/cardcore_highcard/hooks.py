@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardcore import CodecSpec, GameSpec, Plugin
 from cardcore_highcard.options import PRESETS, HighcardOptions
 from cardcore_highcard.rules import Highcard
-
-if TYPE_CHECKING:
-    from cardcore.adapters import TableCodec
-    from cardcore_highcard.actions import Play
-
-
-def codec(game: Highcard, num_players: int) -> TableCodec[Play]:
-    """The RL codec; its module (and NumPy) load only when an RL environment asks."""
-    from cardcore_highcard.encoding import highcard_codec
-
-    return highcard_codec(game, num_players)
-
 
 plugin = Plugin(
     games=[
@@ -36,7 +22,8 @@ plugin = Plugin(
     codecs=[
         CodecSpec(
             game="highcard",
-            factory=codec,
+            # By reference: the encoding module (and NumPy) load when an RL environment asks.
+            factory="cardcore_highcard.encoding:highcard_codec",
             description="the card table, the trick in order, rounds won and the round's leader",
         )
     ],

@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_box.bots import BoxHeuristic, survival_value
 from cardcore_box.options import PRESETS, BoxOptions
 from cardcore_box.rules import Box
-
-if TYPE_CHECKING:
-    from cardcore.adapters import TableCodec
-    from cardcore_box.actions import BoxAction
-
-
-def codec(game: Box, num_players: int) -> TableCodec[BoxAction]:
-    """The RL codec; its module (and NumPy) load only when an RL environment asks."""
-    from cardcore_box.encoding import box_codec
-
-    return box_codec(game, num_players)
-
 
 plugin = Plugin(
     games=[
@@ -46,7 +32,8 @@ plugin = Plugin(
     codecs=[
         CodecSpec(
             game="box",
-            factory=codec,
+            # By reference: the encoding module (and NumPy) load when an RL environment asks.
+            factory="cardcore_box.encoding:box_codec",
             description="the card table, the latest plays in order, the round, the last round",
         )
     ],

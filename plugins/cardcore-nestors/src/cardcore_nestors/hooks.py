@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_nestors.bots import NestorsHeuristic, hand_number, heuristic_policy, match_value
 from cardcore_nestors.options import PRESETS, NestorsOptions
 from cardcore_nestors.rules import Nestors
-
-if TYPE_CHECKING:
-    from cardcore.adapters import TableCodec
-    from cardcore_nestors.actions import NestorsAction
-
-
-def codec(game: Nestors, num_players: int) -> TableCodec[NestorsAction]:
-    """The RL codec; its module (and NumPy) load only when an RL environment asks."""
-    from cardcore_nestors.encoding import nestors_codec
-
-    return nestors_codec(game, num_players)
-
 
 plugin = Plugin(
     games=[
@@ -46,7 +32,8 @@ plugin = Plugin(
     codecs=[
         CodecSpec(
             game="nestors",
-            factory=codec,
+            # By reference: the encoding module (and NumPy) load when an RL environment asks.
+            factory="cardcore_nestors.encoding:nestors_codec",
             description="the card table, the trick in order, scores, auction and trick facts",
         )
     ],

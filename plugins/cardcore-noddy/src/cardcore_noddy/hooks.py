@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_noddy.bots import NoddyHeuristic, hand_number, race_value
 from cardcore_noddy.options import PRESETS, NoddyOptions
 from cardcore_noddy.rules import Noddy
-
-if TYPE_CHECKING:
-    from cardcore.adapters import TableCodec
-    from cardcore_noddy.actions import NoddyAction
-
-
-def codec(game: Noddy, num_players: int) -> TableCodec[NoddyAction]:
-    """The RL codec; its module (and NumPy) load only when an RL environment asks."""
-    from cardcore_noddy.encoding import noddy_codec
-
-    return noddy_codec(game, num_players)
-
 
 plugin = Plugin(
     games=[
@@ -46,7 +32,8 @@ plugin = Plugin(
     codecs=[
         CodecSpec(
             game="noddy",
-            factory=codec,
+            # By reference: the encoding module (and NumPy) load when an RL environment asks.
+            factory="cardcore_noddy.encoding:noddy_codec",
             description="the card table, the pile in order, scores, total and this hand's shows",
         )
     ],

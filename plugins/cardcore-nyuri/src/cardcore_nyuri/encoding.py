@@ -15,8 +15,9 @@ and bodyguard, seen by all), the seat and the seat to move, then the public fact
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
-from typing import Final
+import struct
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final
 
 from cardcore import DECK_52, Card
 from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
@@ -24,7 +25,7 @@ from cardcore_nyuri.actions import Decline, Lay, NyuriAction, Steal, Swap, TakeB
 from cardcore_nyuri.rules import Nyuri
 from cardcore_nyuri.state import NyuriObservation, Phase, TurnRecord
 
-__all__ = ["facts_size", "nyuri_actions", "nyuri_codec", "nyuri_facts"]
+__all__ = ["facts_size", "nyuri_actions", "nyuri_codec", "nyuri_facts", "nyuri_facts_packer"]
 
 MAX_TARGET: Final = 27
 """The largest target value (a king guarded by the ace): target values are scaled by it."""
@@ -119,13 +120,94 @@ _TURN_FACTS: Final[dict[int, tuple[TurnRecord, tuple[float, ...]]]] = {}
 _TURN_FACTS_LIMIT: Final = 1 << 12
 
 
+def nyuri_facts_packer(num_players: int, turn_limit: int) -> Callable[[NyuriObservation], bytes]:
+    """:func:`nyuri_facts` as packed float32s, the way the codec uses them.
+
+    Each piece (the phase, a seat, the turn number, the counts, the target value, the
+    latest turn) is packed once per distinct value and looked up afterwards, so a step
+    joins a few byte strings instead of packing ``facts_size`` floats.
+
+    Args:
+        num_players: the seat count.
+        turn_limit: the game's turn limit.
+
+    Returns:
+        A function from an observation to its ``4 * facts_size(num_players)`` bytes.
+    """
+    n = num_players
+    phase = {p: _pack(hot) for p, hot in _PHASE_HOT.items()}
+    seat = {s: _pack(hot) for s, hot in _SEAT_HOT[n].items()}
+    turn = _Packed(lambda t: (scaled(t, turn_limit),))
+    dead = _Packed(lambda d: (scaled(d, n),))
+    counts = _Packed(lambda cs: [c / 52 for c in cs])
+    value = tuple(_pack((v / MAX_TARGET,)) for v in range(2 * _CARD_VALUE_MAX + 1))
+
+    def packed(obs: NyuriObservation) -> bytes:
+        known = obs.table.known
+        v = _CARD_VALUE[known[1 + 2 * n].bit_length()] + _CARD_VALUE[known[2 + 2 * n].bit_length()]
+        return b"".join(
+            (
+                phase[obs.phase],
+                seat[obs.dealer],
+                seat[obs.layer],
+                turn[obs.turn],
+                dead[obs.dead_turns],
+                counts[obs.counts],
+                value[v],
+                _turn_bytes(obs.last, n),
+            )
+        )
+
+    return packed
+
+
+def _turn_bytes(last: TurnRecord | None, n: int) -> bytes:
+    """The latest turn's facts packed, worked out once per turn record."""
+    if last is None:
+        return _NO_TURN_BYTES[n]
+    hit = _TURN_BYTES.get(id(last))
+    if hit is not None and hit[0] is last:
+        return hit[1]
+    out = _pack(_turn_facts(last, n))
+    if len(_TURN_BYTES) >= _TURN_FACTS_LIMIT:
+        _TURN_BYTES.clear()
+    _TURN_BYTES[id(last)] = (last, out)
+    return out
+
+
+def _pack(floats: Iterable[float]) -> bytes:
+    values = tuple(floats)
+    return struct.pack(f"<{len(values)}f", *values)
+
+
+class _Packed(dict[Any, bytes]):
+    """Per value (a number, a tuple of counts), its facts packed; filled on first use."""
+
+    __slots__ = ("_floats",)
+
+    def __init__(self, floats: Callable[[Any], Iterable[float]]) -> None:
+        super().__init__()
+        self._floats = floats
+
+    def __missing__(self, key: Any) -> bytes:
+        if len(self) >= _TURN_FACTS_LIMIT:
+            self.clear()
+        out = self[key] = _pack(self._floats(key))
+        return out
+
+
+_CARD_VALUE_MAX: Final = max(_CARD_VALUE)
+_TURN_BYTES: Final[dict[int, tuple[TurnRecord, bytes]]] = {}
+_NO_TURN_BYTES: Final = {n: _pack(floats) for n, floats in _NO_TURN.items()}
+
+
 def nyuri_codec(game: Nyuri, num_players: int) -> TableCodec[NyuriAction]:
     """The Nyuri codec (registered by the plugin's ``cardcore_register_codecs`` hook)."""
     turn_limit = game.options.turn_limit
     encoding = TableEncoding.for_game(
         game,
         num_players,
-        facts=lambda obs: nyuri_facts(obs, turn_limit),
+        facts=nyuri_facts_packer(num_players, turn_limit),
         facts_size=facts_size(num_players),
         slots=[Slots("stock", 2)],
     )

@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_nyuri.bots import NyuriHeuristic, count_value
 from cardcore_nyuri.options import PRESETS, NyuriOptions
 from cardcore_nyuri.rules import Nyuri
-
-if TYPE_CHECKING:
-    from cardcore.adapters import TableCodec
-    from cardcore_nyuri.actions import NyuriAction
-
-
-def codec(game: Nyuri, num_players: int) -> TableCodec[NyuriAction]:
-    """The RL codec (about 24,000 actions: steals of one to three cards).
-
-    Its module (and NumPy) load only when an RL environment asks.
-    """
-    from cardcore_nyuri.encoding import nyuri_codec
-
-    return nyuri_codec(game, num_players)
-
 
 plugin = Plugin(
     games=[
@@ -49,7 +32,8 @@ plugin = Plugin(
     codecs=[
         CodecSpec(
             game="nyuri",
-            factory=codec,
+            # By reference: the encoding module (and NumPy) load when an RL environment asks.
+            factory="cardcore_nyuri.encoding:nyuri_codec",
             description="the card table, the stock's bottom, counts, target value, last turn",
         )
     ],
