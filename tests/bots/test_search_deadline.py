@@ -144,3 +144,58 @@ def test_the_percentile_is_the_nearest_rank() -> None:
     is allowed, two are not)."""
     assert _p95([1.0] * 19 + [9.0]) == 1.0
     assert _p95([1.0] * 18 + [9.0, 9.0]) == 9.0
+
+
+class _CollectorWatch:
+    """A game that records whether Python's cyclic collector was on at each ``apply``."""
+
+    def __init__(self, game: Any, fail_after: int | None = None) -> None:
+        self._game = game
+        self.states: set[bool] = set()
+        self._left = fail_after
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def apply(self, state: Any, action: Any) -> Any:
+        import gc
+
+        self.states.add(gc.isenabled())
+        if self._left is not None:
+            self._left -= 1
+            if self._left < 0:
+                raise RuntimeError("the game broke")
+        return self._game.apply(state, action)
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc"])
+def test_the_cyclic_collector_is_held_off_during_a_search_and_restored(kind: str) -> None:
+    """No full collection can land inside a search (a 30-100 ms pause past the deadline).
+
+    The collector is off for every ``apply`` of the search, back on afterwards (also
+    when the game raises), and left off when the caller had switched it off.
+    """
+    import gc
+
+    real = load_game("nestors")
+    obs = _decisions(real, 4, 1, seed=5)[0]
+    budget: dict[str, Any] = {"iterations": 5} if kind == "ismcts" else {"determinizations": 2}
+
+    def factory(game: Any) -> Any:
+        return (ISMCTSBot if kind == "ismcts" else PIMCBot)(game, seed=1, **budget)
+
+    game = _CollectorWatch(real)
+    assert gc.isenabled()
+    assert factory(game).act(obs) in obs.legal_actions
+    assert game.states == {False}
+    assert gc.isenabled()
+    broken = _CollectorWatch(real, fail_after=3)
+    with pytest.raises(RuntimeError, match="the game broke"):
+        factory(broken).act(obs)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        factory(_CollectorWatch(real)).act(obs)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
