@@ -11,7 +11,9 @@ observation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import struct
+from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 __all__ = ["rng_below", "rng_next", "rng_seed", "rng_shuffle"]
@@ -47,14 +49,45 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
 def rng_shuffle(state: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
     """Return a uniformly shuffled copy of ``items`` (Fisher-Yates) and the next state.
 
-    Swap ``i`` (from the last position down to 1) takes ``j, state = rng_below(state, i + 1)``;
-    the draws are written out in the loop (games shuffle on every deal), the same numbers.
+    Swap ``i`` (from the last position down to 1) takes ``j, state = rng_below(state, i + 1)``.
+    Games shuffle on every deal (and a search deals once a play-out), so the draws are
+    not made one by one: the ``k``-th state of the stream is ``state + k * gamma``, so all
+    ``len(items) - 1`` of them are mixed at once, as 64-bit lanes of one large integer
+    (:func:`_lanes`); the numbers are exactly those of ``rng_below``.
     """
     out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        state = (state + _GAMMA) & _MASK64
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+    n = len(out)
+    if n < 2:
+        return tuple(out), state
+    ones, steps, lanes, unpack, bounds = _lanes(n - 1)
+    s = (state * ones + steps) & lanes  # lane k: (state + (k + 1) * gamma) mod 2**64
+    z = ((s ^ (s >> 30)) & lanes) * _MIX1 & lanes
+    z = ((z ^ (z >> 27)) & lanes) * _MIX2 & lanes
+    z ^= z >> 31  # the high half of each lane now holds junk, which unpack skips
+    words = unpack(z.to_bytes(len(bounds) * 16, "little"))
+    for bound, w in zip(bounds, words[::2], strict=True):
+        j = (w * bound) >> 64
+        i = bound - 1
         out[i], out[j] = out[j], out[i]
-    return tuple(out), state
+    return tuple(out), (state + (n - 1) * _GAMMA) & _MASK64
+
+
+_MIX1: Final = 0xBF58476D1CE4E5B9
+_MIX2: Final = 0x94D049BB133111EB
+_LANE: Final = 128
+"""Bits a lane takes: a 64-bit value times a 64-bit constant needs 128 before masking."""
+
+
+@functools.cache
+def _lanes(m: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]], tuple[int, ...]]:
+    """The constants for mixing ``m`` draws at once, one per 128-bit lane.
+
+    ``ones`` has a 1 at the bottom of every lane, ``steps`` holds ``(k + 1) * gamma`` in
+    lane ``k``, ``lanes`` masks each lane's low 64 bits, ``unpack`` splits the lanes into
+    64-bit words (low, high, low, ...) and ``bounds`` are the draws' ranges, ``m + 1``
+    down to 2. Cached per size: a game shuffles a few deck sizes only.
+    """
+    ones = sum(1 << (_LANE * k) for k in range(m))
+    steps = sum(((k + 1) * _GAMMA) << (_LANE * k) for k in range(m))
+    unpack = struct.Struct(f"<{2 * m}Q").unpack
+    return ones, steps, ones * _MASK64, unpack, tuple(range(m + 1, 1, -1))
