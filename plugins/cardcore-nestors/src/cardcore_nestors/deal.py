@@ -34,12 +34,13 @@ from cardcore_nestors.state import (
     STOCK,
     TRICK,
     WON,
-    DealInfo,
     HandResult,
     MatchInfo,
     NestorsState,
-    PlayInfo,
-    TrickRecord,
+    new_deal,
+    new_play,
+    new_state,
+    new_trick,
 )
 
 __all__ = [
@@ -109,17 +110,8 @@ def deal_state(
     table: CardTable, rng: int, match: MatchInfo, dealer: int, number: int
 ) -> NestorsState:
     """The state at the start of an auction (NS-4.1: the dealer's right calls first)."""
-    return NestorsState(
-        table=table,
-        rng=rng,
-        phase=PH_AUCTION,
-        current=(dealer + 1) % 4,
-        match=match,
-        deal=DealInfo(
-            number=number, dealer=dealer, calls=(), passed=0, high=0, bidder=None, trump=0
-        ),
-        play=NO_PLAY,
-    )
+    deal = new_deal(number, dealer, (), 0, 0, None, 0)
+    return new_state(table, rng, PH_AUCTION, (dealer + 1) % 4, match, deal, NO_PLAY)
 
 
 def second_deal(table: CardTable, dealer: int, bidder: int) -> CardTable:
@@ -202,30 +194,11 @@ def score_hand(
         made=made,
         change=(change[0], change[1]),
     )
-    record = TrickRecord(
-        number=12,
-        leader=bidder,
-        cards=tuple(Card.of(c) for c in cards),
-        carry=Card.of(lowest(carry)),
-        winner=winner,
-        left=None,
+    record = new_trick(
+        12, bidder, tuple(Card.of(c) for c in cards), Card.of(lowest(carry)), winner, None
     )
-    ended = NestorsState(
-        table=table,
-        rng=state.rng,
-        phase=PH_PLAY,
-        current=None,
-        match=state.match,
-        deal=d,
-        play=PlayInfo(
-            trick=12,
-            leader=bidder,
-            tricks=(tricks[0], tricks[1]),
-            points=(points[0], points[1]),
-            voids=p.voids,
-            last_trick=record,
-        ),
-    )
+    play = new_play(12, bidder, (tricks[0], tricks[1]), (points[0], points[1]), p.voids, record)
+    ended = new_state(table, state.rng, PH_PLAY, None, state.match, d, play)
     nxt = (d.dealer + 1) % 4 if options.next_dealer == "rotate" else bidder  # NS-3.2
     return after_deal(options, ended, nxt, scores, decl if made else None, result)
 
@@ -268,15 +241,7 @@ def after_deal(
         reason=reason,
     )
     if winners:
-        return NestorsState(
-            table=state.table,
-            rng=state.rng,
-            phase=PH_OVER,
-            current=None,
-            match=match,
-            deal=state.deal,
-            play=state.play,
-        )
+        return new_state(state.table, state.rng, PH_OVER, None, match, state.deal, state.play)
     order, rng = rng_shuffle(state.rng, DECK_IDS)  # gather, shuffle and deal (NS-3.3)
     return deal_state(dealt_table(order, dealer), rng, match, dealer, number + 1)
 
