@@ -1,4 +1,4 @@
-"""Card-carrying actions and lazy legal actions."""
+"""Card-carrying actions, fixed-word actions and lazy legal actions."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from cardcore import (
     CardSubsets,
     ConcatActions,
     LazyActions,
+    WordAction,
     card_ids,
     parse_card,
     parse_cards,
@@ -198,6 +199,53 @@ def test_actions_are_frozen_and_class_options_checked() -> None:
 
         class Bad2(CardAction, verb="x", sizes=(0,)):
             pass
+
+
+class Pass(WordAction, text="pass"):
+    """Pass."""
+
+    __slots__ = ()
+
+
+class TakeBack(WordAction, text="take back"):
+    """Take a card back."""
+
+    __slots__ = ()
+
+
+class OtherPass(WordAction, text="pass"):
+    """Another game's pass."""
+
+    __slots__ = ()
+
+
+def test_a_word_action_is_one_frozen_shared_instance() -> None:
+    """``Pass() is Pass()``, printed as its text, the same object after pickling or copying."""
+    assert Pass() is Pass() and Pass() == Pass() and hash(Pass()) == hash(Pass())
+    assert str(TakeBack()) == TakeBack.text == "take back" and repr(TakeBack()) == "TakeBack()"
+    for a in (Pass(), TakeBack()):
+        assert pickle.loads(pickle.dumps(a)) is a and copy.copy(a) is a and copy.deepcopy(a) is a
+    others: tuple[object, ...] = (OtherPass(), TakeBack(), "pass")
+    assert all(Pass() != b for b in others), "other classes are never equal, even same text"
+    with pytest.raises(AttributeError, match="frozen"):
+        Pass().text = "fold"  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="frozen"):
+        del TakeBack().x  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("text", ["", "Pass", " pass", "take  back", "take back "])
+def test_a_word_action_needs_lower_case_words(text: str) -> None:
+    """The text is lower-case words with single spaces, as the parsers read them."""
+    with pytest.raises(TypeError, match="lower-case words"):
+
+        class Bad(WordAction, text=text):
+            pass
+
+
+def test_the_word_action_base_has_no_instance() -> None:
+    """Only a subclass, which names its text, has an instance."""
+    with pytest.raises(TypeError, match="subclass it with a text"):
+        WordAction()
 
 
 def _reference(mask: int, sizes: tuple[int, ...], above: int | None) -> list[int]:

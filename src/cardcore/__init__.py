@@ -4,7 +4,7 @@ The public API is re-exported here; plugin authors import only from ``cardcore``
 ``cardcore.testing``. Importing this module loads no game, no CLI library and no numpy.
 """
 
-from cardcore._actions import CardAction, CardSubsets, ConcatActions, LazyActions
+from cardcore._actions import CardAction, CardSubsets, ConcatActions, LazyActions, WordAction
 from cardcore._botspec import BotOption
 from cardcore._cards import (
     DECK_36,
@@ -111,6 +111,7 @@ __all__ = [
     "TableView",
     "TextForm",
     "Visibility",
+    "WordAction",
     "Zone",
     "build_options",
     "card_ids",

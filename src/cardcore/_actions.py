@@ -1,11 +1,13 @@
 """Actions that carry cards, and legal actions that are not listed until they are read.
 
-Two building blocks for games:
+Three building blocks for games:
 
 * :class:`CardAction`, a base for actions named by a verb and one or more cards
   (``play 7♦``, ``steal 4♠+4♦``, ``take 9♠ K♦``): one shared instance per card set, so
   equality is identity and hashing is the object's own (the cheapest Python has), with
   the text form and its parsing written once;
+* :class:`WordAction`, a base for actions without cards whose text is a fixed word
+  (``pass``, ``take back``): one instance per class, with the same properties;
 * :class:`LazyActions`, a base for a game's legal actions when listing them all would
   cost more than the decision (hundreds of card sets to offer, of which a player picks
   one): a read-only sequence with length, indexing, membership and iteration, that
@@ -28,7 +30,7 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, overload
 
 from cardcore._cards import Card, parse_cards
 
-__all__ = ["CardAction", "CardSubsets", "ConcatActions", "LazyActions"]
+__all__ = ["CardAction", "CardSubsets", "ConcatActions", "LazyActions", "WordAction"]
 
 A = TypeVar("A")
 C = TypeVar("C", bound="CardAction")
@@ -326,6 +328,69 @@ _set_cards: Final[Callable[[CardAction, tuple[Card, ...]], None]] = CardAction._
     "cards"
 ].__set__
 _set_mask: Final[Callable[[CardAction, int], None]] = CardAction.__dict__["mask"].__set__
+
+
+class WordAction:
+    """Base for an action without cards whose text is a fixed word: ``pass``, ``take back``.
+
+    A subclass names its text; everything else is here::
+
+        class Pass(WordAction, text="pass"):
+            '''Pass for the rest of the hand: ``pass``.'''
+
+            __slots__ = ()
+
+    There is one instance per class: ``Pass() is Pass()``, so ``==`` is ``is`` and
+    ``hash`` is the object's own, both at C speed; the instance is frozen, prints as its
+    text (``repr``: ``Pass()``) and survives pickling and copying as the same object.
+    Actions of different classes are never equal, even with the same text. Reading the
+    text back (with its aliases, if a game accepts any) stays the game's parser's part.
+
+    Class keywords:
+        text: the action's text, lower-case words with single spaces (``take back``).
+    """
+
+    __slots__ = ()
+
+    text: ClassVar[str]
+    _one: ClassVar[Any]
+
+    def __init_subclass__(cls, *, text: str, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not text or text != " ".join(text.split()) or text.lower() != text:
+            raise TypeError(
+                f"{cls.__name__}: text must be lower-case words with single spaces, not {text!r}"
+            )
+        cls.text = text
+        cls._one = object.__new__(cls)
+
+    def __new__(cls) -> Self:
+        """The one instance of the class."""
+        try:
+            return cls._one  # type: ignore[no-any-return]
+        except AttributeError:
+            raise TypeError("WordAction is a base: subclass it with a text") from None
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} actions are frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} actions are frozen")
+
+    def __reduce__(self) -> tuple[Callable[[], Self], tuple[()]]:
+        return (type(self), ())
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
 
 
 class LazyActions(Sequence[A]):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from cardcore import load_game, parse_card
-from cardcore.adapters import CodecRegistry, check_codec, load_codec
+from cardcore.adapters import check_codec
+from cardcore.testing import check_codec_hook
 from cardcore_box import Box
 from cardcore_box.actions import Play, TurnUp
-from cardcore_box.encoding import FACTS_SIZE, LAST_PLAYS, box_actions, box_codec, box_facts
+from cardcore_box.encoding import FACTS_SIZE, LAST_PLAYS, box_actions, box_facts
 
 
 @pytest.mark.parametrize("preset", ["default", "pagat"])
@@ -20,13 +21,9 @@ def test_codec_check_passes(preset: str) -> None:
     assert report.twins > 0
 
 
-def test_the_hook_registers_the_codec() -> None:
-    """The plugin's cardcore_register_codecs hook is found through its entry point."""
-    spec = CodecRegistry().spec("box")
-    assert spec.source == "box"
-    assert spec.factory == "cardcore_box.encoding:box_codec", "by reference, imported on first use"
-    assert spec.resolve() is box_codec
-    assert load_codec("box").num_actions == 53
+def test_the_hooks_declare_the_codec_by_reference() -> None:
+    """The hooks declare the codec by reference: listing the games imports no NumPy."""
+    check_codec_hook("box")
 
 
 def test_action_index_order() -> None:
@@ -106,16 +103,3 @@ def test_packed_facts_are_the_facts_as_float32() -> None:
         legal = game.legal_actions(state)
         state = game.apply(state, legal[rng.randrange(len(legal))])
     assert checked > 50
-
-
-def test_the_hooks_do_not_load_the_encoding() -> None:
-    """Listing the installed games does not import NumPy through the codec module."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, cardcore_box.hooks; "
-        "assert 'cardcore_box.encoding' not in sys.modules, 'encoding loaded'; "
-        "assert 'numpy' not in sys.modules, 'numpy loaded'"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from cardcore import load_game, parse_card
-from cardcore.adapters import CodecRegistry, check_codec, load_codec
+from cardcore.adapters import check_codec
+from cardcore.testing import check_codec_hook
 from cardcore_nestors import Bid, Leave, Pass, Phase, Play, Take, Trump
-from cardcore_nestors.encoding import FACTS_SIZE, nestors_actions, nestors_codec, nestors_facts
+from cardcore_nestors.encoding import FACTS_SIZE, nestors_actions, nestors_facts
 
 
 @pytest.mark.parametrize("preset", ["default", "pagat"])
@@ -19,15 +20,9 @@ def test_codec_check_passes(preset: str) -> None:
     assert report.twins > 0
 
 
-def test_the_hook_registers_the_codec() -> None:
-    """The plugin's cardcore_register_codecs hook is found through its entry point."""
-    spec = CodecRegistry().spec("nestors")
-    assert spec.source == "nestors"
-    assert spec.factory == "cardcore_nestors.encoding:nestors_codec", (
-        "by reference, imported on first use"
-    )
-    assert spec.resolve() is nestors_codec
-    assert load_codec("nestors").num_actions == 744
+def test_the_hooks_declare_the_codec_by_reference() -> None:
+    """The hooks declare the codec by reference: listing the games imports no NumPy."""
+    check_codec_hook("nestors")
 
 
 def test_action_index_lists_every_kind_of_action_once() -> None:
@@ -85,16 +80,3 @@ def test_packed_facts_are_the_facts_as_float32() -> None:
             legal = game.legal_actions(state)
             states[i] = game.apply(state, legal[rng.randrange(len(legal))])
     assert checked > 1000
-
-
-def test_the_hooks_do_not_load_the_encoding() -> None:
-    """Listing the installed games does not import NumPy through the codec module."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, cardcore_nestors.hooks; "
-        "assert 'cardcore_nestors.encoding' not in sys.modules, 'encoding loaded'; "
-        "assert 'numpy' not in sys.modules, 'numpy loaded'"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)

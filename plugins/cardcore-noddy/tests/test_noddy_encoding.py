@@ -8,13 +8,13 @@ import struct
 import pytest
 
 from cardcore import load_game, parse_card
-from cardcore.adapters import CodecRegistry, check_codec, load_codec
+from cardcore.adapters import check_codec
+from cardcore.testing import check_codec_hook
 from cardcore_noddy import Noddy
 from cardcore_noddy.actions import Pass, Play, ShowKnave
 from cardcore_noddy.encoding import (
     FACTS_SIZE,
     noddy_actions,
-    noddy_codec,
     noddy_facts,
     noddy_facts_packer,
 )
@@ -30,15 +30,9 @@ def test_codec_check_passes(preset: str) -> None:
     assert report.twins > 0
 
 
-def test_the_hook_registers_the_codec() -> None:
-    """The plugin's cardcore_register_codecs hook is found through its entry point."""
-    spec = CodecRegistry().spec("noddy")
-    assert spec.source == "noddy"
-    assert spec.factory == "cardcore_noddy.encoding:noddy_codec", (
-        "by reference, imported on first use"
-    )
-    assert spec.resolve() is noddy_codec
-    assert load_codec("noddy").num_actions == 54
+def test_the_hooks_declare_the_codec_by_reference() -> None:
+    """The hooks declare the codec by reference: listing the games imports no NumPy."""
+    check_codec_hook("noddy")
 
 
 def test_action_index_order() -> None:
@@ -92,16 +86,3 @@ def test_packed_facts_are_the_facts(preset: str) -> None:
             state = game.apply(state, legal[rng.randrange(len(legal))])
             steps += 1
     assert steps > 500
-
-
-def test_the_hooks_do_not_load_the_encoding() -> None:
-    """Listing the installed games does not import NumPy through the codec module."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, cardcore_noddy.hooks; "
-        "assert 'cardcore_noddy.encoding' not in sys.modules, 'encoding loaded'; "
-        "assert 'numpy' not in sys.modules, 'numpy loaded'"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)

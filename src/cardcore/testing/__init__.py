@@ -3,7 +3,8 @@
 Use :func:`check_game` in a plugin's test suite, or ``cardcore certify GAME`` from the
 shell. :func:`playthrough` and :func:`assert_golden` keep golden playthroughs, and the
 ``strategies`` module has Hypothesis strategies for cards, options and reachable states.
-:func:`check_plugin_anatomy` checks that a plugin's modules keep the shared anatomy.
+:func:`check_plugin_anatomy` checks that a plugin's modules keep the shared anatomy, and
+:func:`check_codec_hook` that its hooks declare its RL codec by reference.
 
 The names are imported on first use, so that loading the package (pytest does, through
 the ``cardcore`` pytest plugin, in every project of an environment) costs nothing and
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from cardcore.testing import _strategies as strategies
     from cardcore.testing._anatomy import AnatomyError, anatomy_problems, check_plugin_anatomy
     from cardcore.testing._bots_check import check_bot_options
+    from cardcore.testing._codec_hook import check_codec_hook, codec_hook_problems
     from cardcore.testing._golden import assert_golden, playthrough
     from cardcore.testing._kit import (
         DEFAULT_TIMEOUT,
@@ -48,8 +50,10 @@ __all__ = [
     "assert_golden",
     "check_bot",
     "check_bot_options",
+    "check_codec_hook",
     "check_game",
     "check_plugin_anatomy",
+    "codec_hook_problems",
     "configurations",
     "parametrize_configurations",
     "playthrough",
@@ -63,6 +67,8 @@ _HOME = {
     "check_plugin_anatomy": "cardcore.testing._anatomy",
     "assert_golden": "cardcore.testing._golden",
     "check_bot_options": "cardcore.testing._bots_check",
+    "check_codec_hook": "cardcore.testing._codec_hook",
+    "codec_hook_problems": "cardcore.testing._codec_hook",
     "playthrough": "cardcore.testing._golden",
     "parametrize_configurations": "cardcore.testing._params",
     "strategies": "cardcore.testing._strategies",

@@ -2,14 +2,14 @@
 
 Both are shared instances, so equality is identity and hashing is the object's own:
 ``Play`` is a :class:`cardcore.CardAction` (one instance per card, text and parsing from
-the core), ``TurnUp`` has a single instance.
+the core), ``TurnUp`` a :class:`cardcore.WordAction` (a single instance).
 """
 
 from __future__ import annotations
 
 from typing import Final, final
 
-from cardcore import CardAction
+from cardcore import CardAction, WordAction
 
 __all__ = ["BoxAction", "Play", "TurnUp", "parse_box_action"]
 
@@ -26,26 +26,16 @@ class Play(CardAction, verb="play"):
 
 
 @final
-class TurnUp:
+class TurnUp(WordAction, text="turn up"):
     """Turn up a random card of one's own box: ``turn up`` (BX-4.3, BX-4.6).
 
-    There is one instance: ``TurnUp() is TurnUp()``.
+    A :class:`cardcore.WordAction`: there is one instance, ``TurnUp() is TurnUp()``.
     """
 
     __slots__ = ()
 
-    def __new__(cls) -> TurnUp:
-        """The one ``turn up`` action."""
-        return _TURN_UP
 
-    def __str__(self) -> str:
-        return "turn up"
-
-    def __repr__(self) -> str:
-        return "TurnUp()"
-
-
-_TURN_UP: Final[TurnUp] = object.__new__(TurnUp)
+_TURN_UP: Final = TurnUp()
 
 BoxAction = Play | TurnUp
 """Any Box action."""

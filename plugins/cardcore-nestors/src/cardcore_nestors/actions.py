@@ -4,9 +4,9 @@ The six verbs: ``bid 120``, ``pass``, ``trump J``, ``take 9♠ K♦``, ``play Q�
 ``leave 7♣``.
 
 ``Take``, ``Play`` and ``Leave`` are :class:`cardcore.CardAction` classes (one shared
-instance per card set, text and parsing from the core); ``Bid``, ``Pass`` and ``Trump``
-are small frozen values, of which the rules share one instance each (``BIDS_FROM``,
-``PASS``, ``TRUMPS``).
+instance per card set, text and parsing from the core) and ``Pass`` a
+:class:`cardcore.WordAction` (one instance); ``Bid`` and ``Trump`` are small frozen
+values, of which the rules share one instance each (``BIDS_FROM``, ``TRUMPS``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Final, final
 
 import attrs
 
-from cardcore import CardAction, Rank, parse_card, parse_cards
+from cardcore import CardAction, Rank, WordAction, parse_card, parse_cards
 from cardcore_nestors.options import MAX_BID
 
 __all__ = [
@@ -49,12 +49,10 @@ class Bid:
 
 
 @final
-@attrs.frozen
-class Pass:
+class Pass(WordAction, text="pass"):
     """Pass in the auction, for the rest of the hand: ``pass`` (NS-4.2)."""
 
-    def __str__(self) -> str:
-        return "pass"
+    __slots__ = ()
 
 
 @final

@@ -2,15 +2,14 @@
 
 ``Play`` is a :class:`cardcore.CardAction`: one shared instance per card, so comparing
 and hashing plays costs an identity check, and ``Play.of(card_id)`` is a table look-up.
+``ShowKnave`` and ``Pass`` are :class:`cardcore.WordAction` classes: one instance each.
 """
 
 from __future__ import annotations
 
 from typing import Final, final
 
-import attrs
-
-from cardcore import CardAction, parse_card
+from cardcore import CardAction, WordAction, parse_card
 
 __all__ = ["NoddyAction", "Pass", "Play", "ShowKnave", "parse_action"]
 
@@ -26,21 +25,17 @@ class Play(CardAction, verb="play"):
 
 
 @final
-@attrs.frozen
-class ShowKnave:
+class ShowKnave(WordAction, text="show knave"):
     """Show the jack of trumps in step 2 and score 1 at once (ND-4.2): ``show knave``."""
 
-    def __str__(self) -> str:
-        return "show knave"
+    __slots__ = ()
 
 
 @final
-@attrs.frozen
-class Pass:
+class Pass(WordAction, text="pass"):
     """Do not claim the knave noddy in step 2 (ND-4.2): ``pass``."""
 
-    def __str__(self) -> str:
-        return "pass"
+    __slots__ = ()
 
 
 NoddyAction = Play | ShowKnave | Pass

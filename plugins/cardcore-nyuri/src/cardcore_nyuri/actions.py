@@ -3,16 +3,17 @@
 ``lay 5♦ guard 9♦``, ``steal 4♠+4♦``, ``decline``, ``take back`` and ``swap``. Every
 action is a shared instance (one per card set, one per target and bodyguard, one of each
 word), so equality is identity and hashing is the object's own. A steal is a
-:class:`cardcore.CardAction`; a lay names its target and bodyguard in order, so it is a
-small class of its own with the same properties.
+:class:`cardcore.CardAction` and each word a :class:`cardcore.WordAction`; a lay names
+its target and bodyguard in order, so it is a small class of its own with the same
+properties.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, Final, Self, final
+from collections.abc import Iterable
+from typing import Any, Final, Self, final
 
-from cardcore import Card, CardAction, parse_card, parse_cards
+from cardcore import Card, CardAction, WordAction, parse_card, parse_cards
 
 __all__ = [
     "Decline",
@@ -163,53 +164,22 @@ class Steal(CardAction, verb="steal", sizes=range(1, 53), key=_high_first):
         return _mask_value(self.mask)
 
 
-class _Word:
-    """Base of the actions without cards: one instance each, its text a fixed word."""
-
-    __slots__ = ()
-    text: ClassVar[str]
-    _one: ClassVar[Any]
-
-    def __init_subclass__(cls, *, text: str, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.text = text
-        cls._one = object.__new__(cls)
-
-    def __new__(cls) -> Self:
-        return cls._one  # type: ignore[no-any-return]
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-    def __reduce__(self) -> tuple[Callable[[], Self], tuple[()]]:
-        return (type(self), ())
-
-    def __copy__(self) -> Self:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        return self
-
-
 @final
-class Decline(_Word, text="decline"):
+class Decline(WordAction, text="decline"):
     """Make no offer this turn (NY-4.3): ``decline``."""
 
     __slots__ = ()
 
 
 @final
-class TakeBack(_Word, text="take back"):
+class TakeBack(WordAction, text="take back"):
     """Nobody offered: the layer takes the target (and bodyguard) back (NY-4.7a)."""
 
     __slots__ = ()
 
 
 @final
-class Swap(_Word, text="swap"):
+class Swap(WordAction, text="swap"):
     """Nobody offered: the target goes under the stock and the layer draws (NY-4.7b)."""
 
     __slots__ = ()
