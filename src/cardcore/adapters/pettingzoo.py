@@ -88,7 +88,7 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self._encoder = ObservationEncoder(self.codec)
         # The hot path's callables, bound once.
-        self._encode = self._encoder.__call__
+        self._encode = self._encoder.encode
         self._action_at = self._encoder.action_at
         self._observe = self.game.observe
         self._apply = self.game.apply
