@@ -142,7 +142,7 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
 
     def observe(self, agent: str) -> ObsDict:
         """The agent's encoded observation and action mask (new arrays every call)."""
-        return self._encoder(self.game.observe(self._state, self._seat_of[agent]))
+        return self._encode(self.game.observe(self._state, self._seat_of[agent]))
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation, cumulative reward, termination, truncation, info.
