@@ -297,10 +297,13 @@ def test_masks_encode_bit_by_bit() -> None:
     rng = random.Random(3)
     masks = [0, (1 << 52) - 1, 1, 1 << 51, 1 << 12, 1 << 13, 1 << 38, 1 << 39]
     masks += [rng.getrandbits(52) for _ in range(200)]
+    fresh = _codec._MaskBytes()  # every lookup a miss: the cache's own packing
     for mask in masks:
         expected = struct.pack("<52f", *((mask >> c) & 1 for c in range(52)))
         assert _codec._pack_mask(mask) == expected
         assert _codec._mask_floats(mask) == expected
+        assert fresh[mask] == expected
+    assert len(fresh) == len(set(masks))
 
 
 def test_facts_may_come_packed() -> None:

@@ -358,9 +358,18 @@ class _MaskBytes(dict[int, bytes]):
     __slots__ = ()
 
     def __missing__(self, mask: int) -> bytes:
+        # A step meets a new mask or two (a card moved): :func:`_pack_mask`, inlined.
         if len(self) >= _MASK_CACHE_LIMIT:
             self.clear()
-        out = self[mask] = _pack_mask(mask)
+        suit = _SUIT_FLOATS or _fill_suit_floats()
+        out = self[mask] = b"".join(
+            (
+                suit[mask & 8191],
+                suit[(mask >> 13) & 8191],
+                suit[(mask >> 26) & 8191],
+                suit[mask >> 39],
+            )
+        )
         return out
 
 
