@@ -297,10 +297,13 @@ def test_masks_encode_bit_by_bit() -> None:
     rng = random.Random(3)
     masks = [0, (1 << 52) - 1, 1, 1 << 51, 1 << 12, 1 << 13, 1 << 38, 1 << 39]
     masks += [rng.getrandbits(52) for _ in range(200)]
+    fresh = _codec._MaskBytes()  # every lookup a miss: the cache's own packing
     for mask in masks:
         expected = struct.pack("<52f", *((mask >> c) & 1 for c in range(52)))
         assert _codec._pack_mask(mask) == expected
         assert _codec._mask_floats(mask) == expected
+        assert fresh[mask] == expected
+    assert len(fresh) == len(set(masks))
 
 
 def test_facts_may_come_packed() -> None:
@@ -354,3 +357,59 @@ def test_packed_facts_refuse_wrong_sizes() -> None:
         packer(object())
     with pytest.raises(ValueError, match="size must be >= 1"):
         PackedFacts(lambda r: [], 0)
+
+
+@pytest.mark.parametrize(
+    ("zones", "slots", "facts"),
+    [
+        (None, [Slots("trick", 2)], "floats"),
+        (["trick"], [Slots("trick", 1, from_top=True)], None),
+        (["done", "hand1", "stock"], [], "bytes"),
+        (None, [Slots("trick", 2), Slots("done", 3, from_top=True)], "floats"),
+        (["hand0", "trick"], [Slots("stock", 2)], "bytes"),
+    ],
+)
+def test_encode_buffer_is_encode_parts_joined(
+    zones: list[str] | None, slots: list[Slots], facts: str | None
+) -> None:
+    """The flat ``encode_buffer`` agrees with ``encode_parts`` for every shape of encoding.
+
+    Zone subsets of one and several zones, no slot, one, two; no facts, facts as floats
+    and as packed bytes; every seat, the onlooker, over a whole seeded game.
+    """
+    import struct
+
+    game = load_game("highcard")
+    fact_fn: Any = None
+    size = 0
+    if facts == "floats":
+        fact_fn, size = (lambda o: [w / 3 for w in o.wins]), 3
+    elif facts == "bytes":
+        fact_fn, size = (lambda o: struct.pack("<3f", *(w / 3 for w in o.wins))), 3
+    enc = TableEncoding.for_game(game, 3, facts=fact_fn, facts_size=size, zones=zones, slots=slots)
+    state = game.initial_state(3, 5)
+    seen = 0
+    while True:
+        for seat in (-1, 0, 1, 2):
+            obs = game.observe(state, seat)
+            buffer = enc.encode_buffer(obs)
+            assert type(buffer) is bytearray
+            assert buffer == b"".join(enc.encode_parts(obs))
+            assert len(buffer) == 4 * enc.size
+            seen += 1
+        if game.current_player(state) is None:
+            break
+        state = game.apply(state, game.legal_actions(state)[0])
+    assert seen > 8
+
+
+def test_encode_buffer_names_a_wrong_facts_length() -> None:
+    """Packed facts of the wrong length are refused by ``encode_buffer`` with both counts."""
+    game = load_game("highcard")
+    short = TableEncoding.for_game(game, 2, facts=lambda o: bytes(4), facts_size=2)
+    floats = TableEncoding.for_game(game, 2, facts=lambda o: [0.0, 0.0, 0.0], facts_size=2)
+    obs = game.observe(game.initial_state(2, 0), 0)
+    with pytest.raises(ValueError, match="returned 4 bytes, not the declared 2 float32s"):
+        short.encode_buffer(obs)
+    with pytest.raises(ValueError, match="returned 3 values, not the declared 2"):
+        floats.encode_buffer(obs)

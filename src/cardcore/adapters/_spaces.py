@@ -41,7 +41,7 @@ def observation_space(codec: Codec) -> spaces.Dict:
 class ObservationEncoder:
     """Turns cardcore observations into fresh numpy observation dicts for one codec."""
 
-    __slots__ = ("_buffer", "_codec", "_encode", "_fill", "_n", "_seen", "action_at")
+    __slots__ = ("_buffer", "_codec", "_encode", "_fill", "_n", "_seen", "action_at", "encode")
 
     def __init__(self, codec: Codec) -> None:
         self._codec = codec
@@ -58,8 +58,45 @@ class ObservationEncoder:
             self._fill = MaskFiller(codec.actions, self._fill_any)
             self._seen = codec.actions._seen
             self.action_at = codec.actions.actions.__getitem__
+        self.encode: Callable[[Any], ObsDict] = self._fast_encoder()
+        """What :meth:`__call__` does, as one function with everything bound as locals
+        (the environments call it on every step)."""
+
+    def _fast_encoder(self) -> Callable[[Any], ObsDict]:
+        n = self._n
+        seen = self._seen
+        fill = self._fill
+        buffer = self._buffer
+        if seen is None or buffer is None:
+            return self._encode_any
+        seen_get = seen.__getitem__
+        ones = _ONES
+        frombuffer = _frombuffer
+        f32 = _FLOAT32
+        i8 = _INT8
+
+        def encode(observation: Any) -> ObsDict:
+            mask = bytearray(n)
+            legal = observation.legal_actions
+            if legal.__class__ is tuple:
+                try:  # actions met before, by identity: the whole lookup runs in C
+                    any(map(mask.__setitem__, map(seen_get, map(id, legal)), ones))
+                except KeyError:
+                    fill(mask, legal)
+            else:
+                fill(mask, legal)
+            return {
+                "observation": frombuffer(buffer(observation), f32),
+                "action_mask": frombuffer(mask, i8),
+            }
+
+        return encode
 
     def __call__(self, observation: Any) -> ObsDict:
+        """The encoding and the action mask of the observation (new arrays every call)."""
+        return self.encode(observation)
+
+    def _encode_any(self, observation: Any) -> ObsDict:
         """The encoding and the action mask of the observation (new arrays every call).
 
         Both arrays wrap a fresh ``bytearray``: numpy neither copies nor zeroes them again,

@@ -185,7 +185,7 @@ class CardcoreEnv(gymnasium.Env[ObsDict, np.int64]):
             self._state = game.apply(self._state, action)
 
     def _observe(self) -> ObsDict:
-        self._obs = self._encoder(self.game.observe(self._state, self.seat))
+        self._obs = self._encoder.encode(self.game.observe(self._state, self.seat))
         return {k: v.copy() for k, v in self._obs.items()}
 
     def step(self, action: Any) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:

@@ -88,7 +88,7 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self._encoder = ObservationEncoder(self.codec)
         # The hot path's callables, bound once.
-        self._encode = self._encoder.__call__
+        self._encode = self._encoder.encode
         self._action_at = self._encoder.action_at
         self._observe = self.game.observe
         self._apply = self.game.apply
@@ -142,7 +142,7 @@ class CardcoreAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
 
     def observe(self, agent: str) -> ObsDict:
         """The agent's encoded observation and action mask (new arrays every call)."""
-        return self._encoder(self.game.observe(self._state, self._seat_of[agent]))
+        return self._encode(self.game.observe(self._state, self._seat_of[agent]))
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation, cumulative reward, termination, truncation, info.

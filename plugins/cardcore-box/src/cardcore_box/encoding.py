@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import struct
 from collections.abc import Callable, Iterable, Iterator
-from typing import Final
+from typing import Any, Final
 
 from cardcore import DECK_52
 from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one_hot, scaled
@@ -91,36 +91,62 @@ def box_facts(obs: BoxObservation) -> list[float]:
 def box_facts_bytes(obs: BoxObservation) -> bytes:
     """:func:`box_facts` packed as little-endian float32s, as the codec uses them.
 
-    Every piece (a seat one-hot, the round number, who is out, the box plays, the latest
-    plays, the last round's draws) is looked up already packed, so a step joins a dozen
-    byte strings instead of packing 55 floats. Nothing is remembered between calls:
-    Box rounds are a handful of plays long, so a per-round memo would mostly miss.
+    Every piece is looked up already packed: the round's head (dealer, round number,
+    leader, direction, who is out) in one lookup by its values, the box plays and the
+    latest plays by the table's entries, and the last round's facts are packed once per
+    round record (the latest one is kept, by identity), so a step joins five byte
+    strings instead of packing 55 floats.
     """
-    plays, recent = _plays(obs)
+    played_by, from_box = obs.played_by, obs.from_box
     last = obs.last_round
-    if last is None:
-        tail = _NO_ROUND_BYTES
+    kept = _LAST_TAIL[0]
+    if kept[0] is last:
+        tail = kept[1]
     else:
-        tail = b"".join(
-            (
-                _SEAT_BYTES[last.winner],
-                _ENDING_BYTES[last.ending],
-                _SEAT_BYTES[last.stuck],
-                _ELIMINATED_BYTES[last.eliminated],
-                _DRAW_BYTES[last.hand_draws],
-                _DRAW_BYTES[last.box_draws],
-            )
-        )
+        tail = _round_tail_bytes(last)
+        _LAST_TAIL[0] = (last, tail)
     return b"".join(
         (
-            _SEAT_BYTES[obs.dealer],
-            _ROUND_BYTES[obs.round if obs.round < ROUNDS_SCALE else ROUNDS_SCALE],
-            _SEAT_BYTES[obs.leader],
-            _DIRECTION_BYTES[obs.direction],
-            _OUT_BYTES[obs.out],
-            plays[1],
-            recent[1],
+            _HEAD_BYTES[obs.dealer, obs.round, obs.leader, obs.direction, obs.out],
+            _box_plays_bytes(played_by, from_box) if True in from_box else _NO_BOX_PLAYS[1],
+            _RECENT[played_by[-LAST_PLAYS:], from_box[-LAST_PLAYS:]][1],
             tail,
+        )
+    )
+
+
+def _round_tail_bytes(last: RoundResult | None) -> bytes:
+    if last is None:
+        return _NO_ROUND_BYTES
+    return b"".join(
+        (
+            _SEAT_BYTES[last.winner],
+            _ENDING_BYTES[last.ending],
+            _SEAT_BYTES[last.stuck],
+            _ELIMINATED_BYTES[last.eliminated],
+            _DRAW_BYTES[last.hand_draws],
+            _DRAW_BYTES[last.box_draws],
+        )
+    )
+
+
+def _box_plays_bytes(played_by: tuple[int, ...], from_box: tuple[bool, ...]) -> bytes:
+    plays = [0, 0, 0, 0]
+    for seat, boxed in zip(played_by, from_box, strict=True):
+        if boxed:
+            plays[seat] += 1
+    return _BOX_PLAYS[tuple(p if p < BOX_SIZE else BOX_SIZE for p in plays)][1]
+
+
+def _head_bytes(key: tuple[int, int, int, int, tuple[int, ...]]) -> bytes:
+    dealer, round_, leader, direction, out = key
+    return b"".join(
+        (
+            _SEAT_BYTES[dealer],
+            _ROUND_BYTES[round_ if round_ < ROUNDS_SCALE else ROUNDS_SCALE],
+            _SEAT_BYTES[leader],
+            _DIRECTION_BYTES[direction],
+            _OUT_BYTES[out],
         )
     )
 
@@ -192,6 +218,22 @@ class _Packed(dict[tuple[int, ...], bytes]):
         return out
 
 
+class _Memo(dict[Any, bytes]):
+    """Per key, ``pack(key)``; filled on first use, bounded."""
+
+    __slots__ = ("_pack",)
+
+    def __init__(self, pack: Callable[[Any], bytes]) -> None:
+        super().__init__()
+        self._pack = pack
+
+    def __missing__(self, key: Any) -> bytes:
+        if len(self) >= _PACKED_LIMIT:
+            self.clear()
+        out = self[key] = self._pack(key)
+        return out
+
+
 _PACKED_LIMIT: Final = 1 << 12
 _SEAT_BYTES: Final = {s: _pack(hot) for s, hot in _SEAT_HOT.items()}
 _ENDING_BYTES: Final = {e: _pack(hot) for e, hot in _ENDING_HOT.items()}
@@ -204,6 +246,9 @@ _ELIMINATED_BYTES: Final = _Packed(
 )
 _DRAW_BYTES: Final = _Packed(lambda draws: [_QUARTERS[min(d, 4)] for d in draws])
 _NO_ROUND_BYTES: Final = _pack(_NO_ROUND)
+_LAST_TAIL: Final[list[tuple[RoundResult | None, bytes]]] = [(None, _NO_ROUND_BYTES)]
+"""The last round record packed most recently and its bytes (one entry, by identity:
+the entry holds the record, so no other object can take its id while it is kept)."""
 _BOX_PLAYS: Final = {
     counts: _part(_QUARTERS[c] for c in counts)
     for counts in itertools.product(range(BOX_SIZE + 1), repeat=NUM_PLAYERS)
@@ -226,6 +271,8 @@ def _recent_plays() -> dict[tuple[tuple[int, ...], tuple[bool, ...]], _Part]:
     return out
 
 
+_HEAD_BYTES: Final = _Memo(_head_bytes)
+"""Per (dealer, round, leader, direction, out), those facts packed."""
 _RECENT: Final = _recent_plays()
 """The facts of the latest table cards, by the last three entries of who played them."""
 

@@ -142,10 +142,23 @@ def nyuri_facts_packer(num_players: int, turn_limit: int) -> Callable[[NyuriObse
     counts = _Packed(lambda cs: [c / 52 for c in cs])
     value = tuple(_pack((v / MAX_TARGET,)) for v in range(2 * _CARD_VALUE_MAX + 1))
 
+    target, guard = 1 + 2 * n, 2 + 2 * n
+    card_value = _CARD_VALUE
+    join = b"".join
+    # The latest turn record lasts a whole turn: keep the last one packed, by identity
+    # (the entry holds the record, so no other object can take its id meanwhile).
+    kept: list[tuple[TurnRecord | None, bytes]] = [(None, _NO_TURN_BYTES[n])]
+
     def packed(obs: NyuriObservation) -> bytes:
         known = obs.table.known
-        v = _CARD_VALUE[known[1 + 2 * n].bit_length()] + _CARD_VALUE[known[2 + 2 * n].bit_length()]
-        return b"".join(
+        last = obs.last
+        latest = kept[0]
+        if latest[0] is last:
+            turn_facts = latest[1]
+        else:
+            turn_facts = _turn_bytes(last, n)
+            kept[0] = (last, turn_facts)
+        return join(
             (
                 phase[obs.phase],
                 seat[obs.dealer],
@@ -153,8 +166,10 @@ def nyuri_facts_packer(num_players: int, turn_limit: int) -> Callable[[NyuriObse
                 turn[obs.turn],
                 dead[obs.dead_turns],
                 counts[obs.counts],
-                value[v],
-                _turn_bytes(obs.last, n),
+                value[
+                    card_value[known[target].bit_length()] + card_value[known[guard].bit_length()]
+                ],
+                turn_facts,
             )
         )
 
