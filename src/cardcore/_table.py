@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
+import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, NamedTuple, final
@@ -422,7 +424,9 @@ def _project(table: CardTable, seat: int) -> _Parts:
     sizes = tuple(map(_bit_count, masks))
     if k & deck == deck:
         return sizes, masks, orders
-    known = tuple(map(k.__and__, masks))
+    # ``operator.and_`` is called by ``map`` without packing its arguments into a tuple,
+    # which a bound ``k.__and__`` needs on every zone.
+    known = tuple(map(_and, masks, _repeat(k)))
     if known == masks:
         return sizes, masks, orders
     hide: list[tuple[int, ...]] | None = None
@@ -431,11 +435,15 @@ def _project(table: CardTable, seat: int) -> _Parts:
         if o and known[z] != masks[z]:  # an ordered zone the seat knows only in part
             if hide is None:
                 hide = list(orders)
-            hide[z] = tuple([c if (k >> c) & 1 else -1 for c in o]) if known[z] else (-1,) * len(o)
+            hide[z] = tuple([c if (k >> c) & 1 else -1 for c in o]) if known[z] else _UNSEEN[len(o)]
     return sizes, known, orders if hide is None else tuple(hide)
 
 
 _bit_count: Final = int.bit_count
+_and: Final = operator.and_
+_repeat: Final = itertools.repeat
+_UNSEEN: Final[tuple[tuple[int, ...], ...]] = tuple((-1,) * n for n in range(65))
+"""Per length, an ordered zone of that many cards none of which the seat knows."""
 
 
 _Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]

@@ -100,13 +100,11 @@ def _plays(m: int) -> tuple[BoxAction, ...]:
         if _SHOW_ORDER[hi] < _SHOW_ORDER[lo]:
             return (_PLAYS[hi], _PLAYS[lo])
         return (_PLAYS[lo], _PLAYS[hi])
-    ids = []
-    while m:
-        low = m & -m
-        ids.append(low.bit_length() - 1)
-        m ^= low
-    ids.sort(key=_SHOW_ORDER.__getitem__)
-    return tuple([_PLAYS[c] for c in ids])
+    return tuple(sorted(Play.singles(m), key=_SHOWN_AT.__getitem__))
+
+
+_SHOWN_AT: Final[dict[BoxAction, int]] = {_PLAYS[c]: _SHOW_ORDER[c] for c in range(52)}
+"""Per play, its place in a listing of legal actions."""
 
 
 @final
