@@ -279,6 +279,7 @@ def test_card_subsets_list_exactly_the_sets_in_order(
     want = [Steal.from_mask(m) for m in _reference(mask, sizes, above)]
     assert len(lazy) == len(want)
     assert [lazy[i] for i in range(len(lazy))] == want == list(lazy)
+    assert list(lazy.masks()) == [w.mask for w in want] and lazy.action is Steal
     assert lazy == tuple(want) and tuple(want) == lazy and hash(lazy) == hash(tuple(want))
     for a in want:
         assert a in lazy

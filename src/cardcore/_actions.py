@@ -778,6 +778,35 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         hit = self._shared.get(m)
         return hit if hit is not None else self._action.from_mask(m)
 
+    @property
+    def action(self) -> type[C]:
+        """The :class:`CardAction` class whose instances are listed."""
+        return self._action
+
+    def masks(self) -> Iterator[int]:
+        """The card mask of each set, in the listing's order, without building actions.
+
+        For readers that only need the cards (an RL adapter marking the sets in an
+        action mask): ``list(s.masks()) == [a.mask for a in s]``.
+        """
+        bits = [1 << (key & 63) for key in self._keys]
+        k = len(bits)
+        for lead, start, added in self._segments:
+            if added == 1:
+                for x in bits[start:]:
+                    yield lead | x
+            elif added == 2:
+                for b in range(start, k - 1):
+                    head = lead | bits[b]
+                    for x in bits[b + 1 :]:
+                        yield head | x
+            else:
+                for a in range(start, k - 2):
+                    for b in range(a + 1, k - 1):
+                        head = lead | bits[a] | bits[b]
+                        for x in bits[b + 1 :]:
+                            yield head | x
+
     def __contains__(self, value: object) -> bool:
         if type(value) is not self._action:
             return False

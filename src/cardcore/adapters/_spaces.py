@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from cardcore._actions import ConcatActions
+from cardcore._actions import CardSubsets, ConcatActions
 from cardcore._game import Game
 from cardcore._host import PluginHost, default_host
 from cardcore.adapters._codec import ActionIndex, Codec, TableCodec
@@ -138,16 +138,17 @@ class MaskFiller:
 
     A tuple of actions the index has met before is looked up by identity
     (:class:`ActionIndex` remembers them); a :class:`cardcore.ConcatActions` is filled
-    part by part. Anything else goes through the index's ``indices``, and an action the
-    index does not list goes to ``fallback``, which looks each action up and names one
-    that is not there.
+    part by part; a :class:`cardcore.CardSubsets` (Nyuri's steal sets) from the card
+    masks of its sets, found in the index by mask, without building one action. Anything
+    else goes through the index's ``indices``, and an action the index does not list
+    goes to ``fallback``, which looks each action up and names one that is not there.
 
     Args:
         index: the codec's action index.
         fallback: fills a mask from any sequence of actions.
     """
 
-    __slots__ = ("_fallback", "_index", "_seen")
+    __slots__ = ("_by_mask", "_fallback", "_index", "_seen")
 
     def __init__(
         self, index: ActionIndex[Any], fallback: Callable[[bytearray, Sequence[Any]], None]
@@ -155,6 +156,8 @@ class MaskFiller:
         self._index = index
         self._seen = index._seen  # the index's own memo: id of an action met -> its index
         self._fallback = fallback
+        self._by_mask: dict[type, dict[int, int]] = {}
+        """Per card-action class: the card mask of each of its actions -> its index."""
 
     def __call__(self, mask: bytearray, legal: Sequence[Any]) -> None:
         """Set ``mask[i] = 1`` for the index ``i`` of every action of ``legal``."""
@@ -175,6 +178,15 @@ class MaskFiller:
         elif cls is ConcatActions:
             for part in legal._parts:  # type: ignore[attr-defined]
                 self._fill(mask, part)
+        elif cls is CardSubsets:
+            assert isinstance(legal, CardSubsets)
+            action = legal.action
+            by_mask = self._by_mask.get(action)
+            if by_mask is None:
+                by_mask = self._by_mask[action] = {
+                    a.mask: i for i, a in enumerate(self._index.actions) if type(a) is action
+                }
+            any(map(mask.__setitem__, map(by_mask.__getitem__, legal.masks()), _ONES))
         else:
             any(map(mask.__setitem__, self._index.indices(legal), _ONES))
 
