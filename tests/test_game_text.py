@@ -133,3 +133,32 @@ def test_hand_written_text_methods_agree() -> None:
     obs = game.observe(game.initial_state(4, 9), 2)
     assert own.observation_from_json(obs.to_json()) == game.observation_from_json(obs.to_json())
     assert own.render(obs) == game.render(obs) and own.parse_action("2c") == game.parse("2c")
+
+
+def test_the_renderer_is_named_by_reference_and_imported_on_first_use() -> None:
+    """``render="module:attribute"`` keeps rules.py from importing render.py (which sits
+    above it); a reference in the wrong shape is refused at once, one that does not
+    resolve is named when the game first renders."""
+    assert Highcard.text_form.render == "cardcore_highcard.render:render"
+    assert Highcard.text_form.renderer() is render
+    game = Highcard()
+    state = game.initial_state(2, 1)
+    assert game.render(game.observe(state, 0)) == render(game.observe(state, 0))
+
+    def form(reference: Any) -> TextForm[Play, HighcardObservation]:
+        return TextForm(
+            parse=parse_action,
+            observation=HighcardObservation,
+            codec=CODEC,
+            num_players=(2,),
+            render=reference,
+        )
+
+    with pytest.raises(ValueError, match="write it as 'module:attribute'"):
+        form("cardcore_highcard.render.render")
+    with pytest.raises(TypeError, match="render must be callable"):
+        form(42)
+    with pytest.raises(LookupError, match=r"'cardcore_highcard\.render:nothing' does not resolve"):
+        form("cardcore_highcard.render:nothing").renderer()
+    with pytest.raises(LookupError, match="not a function"):
+        form("cardcore_highcard.render:__name__").renderer()

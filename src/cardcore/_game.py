@@ -348,8 +348,66 @@ class TextForm(Generic[A, O_]):
     """The codec behind the observation's ``to_json``; it rebuilds the observation."""
     num_players: Collection[int]
     """The seat counts an observation may have (its ``num_players`` field)."""
-    render: Callable[[O_], str]
-    """The table as text for the observing seat: a pure function of the observation."""
+    render: Callable[[O_], str] | str = attrs.field()
+    """The table as text for the observing seat: a pure function of the observation, or
+    a ``"module:attribute"`` reference to it, imported on first use (so ``rules.py`` need
+    not import ``render.py``, which sits above it)."""
+
+    @render.validator
+    def _check_render(self, _attribute: object, value: object) -> None:
+        if isinstance(value, str):
+            module, colon, name = value.partition(":")
+            if not (colon and module and name):
+                raise ValueError(
+                    f"renderer reference {value!r}: write it as 'module:attribute', "
+                    "e.g. 'cardcore_mygame.render:render'"
+                )
+        elif not callable(value):
+            raise TypeError(
+                f"render must be callable or a 'module:attribute' string, not {value!r}"
+            )
+
+    def renderer(self) -> Callable[[O_], str]:
+        """The render function, imported first when it is given by reference.
+
+        Raises:
+            LookupError: the reference does not resolve (the message names it and why).
+        """
+        render = self.render
+        if not isinstance(render, str):
+            return render
+        found = _RENDERERS.get(render)
+        if found is None:
+            try:
+                found = _import_reference(render)
+            except (ImportError, AttributeError) as e:
+                raise LookupError(
+                    f"the renderer {render!r} does not resolve: {type(e).__name__}: {e}"
+                ) from e
+            if not callable(found):
+                raise LookupError(f"the renderer {render!r} is {found!r}, not a function")
+            _RENDERERS[render] = found
+        return found
+
+
+_RENDERERS: dict[str, Callable[[Any], str]] = {}
+"""Renderers given by reference, once imported."""
+
+
+def _import_reference(reference: str) -> Any:
+    """The object a ``"module:attribute"`` reference names (``attribute`` may be dotted).
+
+    Raises:
+        ImportError: the module does not import.
+        AttributeError: the module has no such attribute.
+    """
+    import importlib
+
+    module_name, _, attribute = reference.partition(":")
+    target: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        target = getattr(target, part)
+    return target
 
 
 class GameText(Generic[A, O_]):
@@ -409,7 +467,7 @@ class GameText(Generic[A, O_]):
 
     def render(self, observation: O_) -> str:
         """The table as text, from the observing seat's point of view."""
-        return self.text_form.render(observation)
+        return self.text_form.renderer()(observation)
 
 
 class Bot(Protocol):
@@ -526,13 +584,8 @@ class CodecSpec:
         factory = self.factory
         if not isinstance(factory, str):
             return factory
-        import importlib
-
-        module_name, _, attribute = factory.partition(":")
         try:
-            target: Any = importlib.import_module(module_name)
-            for part in attribute.split("."):
-                target = getattr(target, part)
+            target = _import_reference(factory)
         except (ImportError, AttributeError) as e:
             raise LookupError(
                 f"the codec factory {factory!r} of game {self.game!r} does not resolve: "

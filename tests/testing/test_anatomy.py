@@ -12,7 +12,7 @@ MODULES = {
     "hooks": "from cardcore_toy.bots import Bot\nfrom cardcore_toy.rules import Toy\n",
     "bots": "from cardcore_toy.rules import Toy\n",
     "encoding": "from cardcore_toy.state import State\n",
-    "rules": "from cardcore_toy.deal import deal\nfrom cardcore_toy.render import show\n",
+    "rules": "from cardcore_toy.deal import deal\n",
     "deal": "from cardcore_toy.state import State\n",
     "render": "from .state import State\nfrom . import actions\n",
     "state": "from cardcore_toy.actions import Play\nimport cardcore_toy.options\n",
@@ -48,7 +48,8 @@ def test_a_plugin_in_the_anatomy_passes(tmp_path: Path) -> None:
             "from cardcore_toy.rules import Toy\n",
             "state imports rules, which is not below it",
         ),
-        ("render", "from .rules import Toy\n", "render imports rules, which is not below it"),
+        ("rules", "from .render import show\n", "rules imports render, which is not below it"),
+        ("render", "from cardcore_toy.bots import Bot\n", "render imports its peer bots"),
         ("bots", "from cardcore_toy.encoding import E\n", "bots imports its peer encoding"),
         ("deal", "def f():\n    from cardcore_toy import rules\n", "deal imports rules"),
         ("actions", "import cardcore_toy.hooks\n", "actions imports hooks"),
@@ -66,8 +67,8 @@ def test_an_import_against_the_order_is_named(
 def test_every_module_needs_a_place_and_the_core_ones_must_be_there(tmp_path: Path) -> None:
     problems = _problems(tmp_path, game="x = 1\n", actions="", bots="", render="import attrs\n")
     assert problems == [
-        "game.py has no place in the anatomy (modules: hooks, bots, encoding, rules, deal,"
-        " render, state, actions, options; name a game's own rule module in rule_modules)",
+        "game.py has no place in the anatomy (modules: hooks, bots, encoding, render, rules,"
+        " deal, state, actions, options; name a game's own rule module in rule_modules)",
         "actions.py is missing",
     ], "bots is optional, actions is not"
 

@@ -60,5 +60,5 @@ def test_the_hooks_declare_the_codec_by_reference() -> None:
 
 
 def test_anatomy() -> None:
-    """Modules import one way (hooks, encoding, rules, render, state, actions, options)."""
+    """Modules import one way (hooks, encoding and render, rules, state, actions, options)."""
     check_plugin_anatomy("cardcore_highcard")

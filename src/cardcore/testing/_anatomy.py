@@ -1,10 +1,10 @@
 """Check that a game plugin keeps the anatomy every cardcore game follows.
 
 The anatomy (docs/explanation/design.md) puts a plugin's modules in one order, top to
-bottom: ``hooks``, then ``bots`` and ``encoding`` (peers), then ``rules`` and the game's
-own rule modules (``deal``, ``scoring``, ...), then ``render``, ``state``, ``actions``
-and ``options``. A module imports only modules below it, so imports never run both ways
-and the text rendering never reaches into the rules. :func:`check_plugin_anatomy` reads
+bottom: ``hooks``, then ``bots``, ``encoding`` and ``render`` (peers), then ``rules`` and
+the game's own rule modules (``deal``, ``scoring``, ...), then ``state``, ``actions`` and
+``options``. A module imports only modules below it, so imports never run both ways and
+the rules never import the text rendering (their ``TextForm`` names it by reference). :func:`check_plugin_anatomy` reads
 the source with :mod:`ast` (it imports nothing) and reports every module that breaks
 the order or grows too long to read in one sitting.
 """
@@ -28,15 +28,21 @@ ANATOMY: tuple[str, ...] = (
     "hooks",
     "bots",
     "encoding",
-    "rules",
     "render",
+    "rules",
     "state",
     "actions",
     "options",
 )
 """The modules of a game plugin, top to bottom; a game's own rule modules go below ``rules``."""
 
-PEERS: frozenset[frozenset[str]] = frozenset({frozenset({"bots", "encoding"})})
+PEERS: frozenset[frozenset[str]] = frozenset(
+    {
+        frozenset({"bots", "encoding"}),
+        frozenset({"bots", "render"}),
+        frozenset({"encoding", "render"}),
+    }
+)
 """Pairs at the same level, which must not import each other."""
 
 MAX_MODULE_LINES = 600
@@ -99,7 +105,7 @@ def anatomy_problems(
     Args:
         package: the plugin's import name, e.g. ``"cardcore_box"``.
         rule_modules: the game's own rule modules, top to bottom, which sit below
-            ``rules`` and above ``render`` (e.g. ``("deal",)``).
+            ``rules`` and above ``state`` (e.g. ``("deal",)``).
         optional: anatomy modules a plugin may leave out (a game without bots or an
             RL codec has neither module).
         max_lines: the most lines a module may have.
@@ -109,7 +115,7 @@ def anatomy_problems(
         One sentence per problem, each naming the module.
     """
     src = Path(path) if path is not None else _source_dir(package)
-    order = [*ANATOMY[:4], *rule_modules, *ANATOMY[4:]]
+    order = [*ANATOMY[:5], *rule_modules, *ANATOMY[5:]]
     problems: list[str] = []
     found = {p.stem for p in src.glob("*.py")} - {"__init__"}
     for stray in sorted(found - set(order)):

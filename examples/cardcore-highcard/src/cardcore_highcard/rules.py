@@ -29,7 +29,6 @@ from cardcore import (
 )
 from cardcore_highcard.actions import Play, parse_action
 from cardcore_highcard.options import HighcardOptions
-from cardcore_highcard.render import render
 from cardcore_highcard.state import CODEC, LAYOUTS, STOCK, HighcardObservation, HighcardState
 
 __all__ = ["Highcard"]
@@ -175,7 +174,7 @@ class Highcard(GameText[Play, HighcardObservation]):
         observation=HighcardObservation,
         codec=CODEC,
         num_players=(2, 3, 4),
-        render=render,
+        render="cardcore_highcard.render:render",  # by reference: render.py sits above the rules
     )
     """Actions read as ``play 10♥`` (or just ``10♥``); observations from their JSON for 2-4
     players; the table as text by ``render.py``."""

@@ -37,7 +37,6 @@ from cardcore import (
 from cardcore_box.actions import BoxAction, Play, TurnUp, parse_box_action
 from cardcore_box.deal import deal, shuffle52
 from cardcore_box.options import NUM_PLAYERS, BoxOptions
-from cardcore_box.render import render
 from cardcore_box.rounds import NEXT, end_round
 from cardcore_box.state import (
     BOX,
@@ -453,7 +452,7 @@ class Box(GameText[BoxAction, BoxObservation]):
         observation=BoxObservation,
         codec=CODEC,
         num_players=(NUM_PLAYERS,),
-        render=render,
+        render="cardcore_box.render:render",  # by reference: render.py sits above the rules
     )
     """Actions read as ``play 9♠`` (or ``play 9s``, or just ``9♠``) or ``turn up``;
     observations from their JSON (4 players); the table as text by ``render.py``."""

@@ -50,7 +50,6 @@ from cardcore_nestors.auction import call_bid, call_pass, name_trump
 from cardcore_nestors.cards import HIGH, RANK_MASK, SUIT_MASK, mask_points, points_of
 from cardcore_nestors.deal import check_deck, deal_state, dealt_table
 from cardcore_nestors.options import MAX_BID, TEAMS, NestorsOptions, max_deals
-from cardcore_nestors.render import render_observation
 from cardcore_nestors.state import (
     CODEC,
     DECK,
@@ -353,7 +352,7 @@ class Nestors(GameText[NestorsAction, NestorsObservation]):
         observation=NestorsObservation,
         codec=CODEC,
         num_players=(4,),
-        render=render_observation,
+        render="cardcore_nestors.render:render_observation",  # by reference: render.py sits above the rules
     )
     """Actions read as :func:`cardcore_nestors.parse_action` says; observations from their
     JSON (4 players); the table as text by ``render.py``."""

@@ -37,7 +37,6 @@ from cardcore_noddy.actions import (
 )
 from cardcore_noddy.deal import HandStart, bump, cut_for_dealer, sample_table, stacked_top
 from cardcore_noddy.options import NoddyOptions
-from cardcore_noddy.render import render
 from cardcore_noddy.scoring import (
     JACK_OF,
     PIP,
@@ -470,7 +469,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         observation=NoddyObservation,
         codec=_CODEC,
         num_players=(2,),
-        render=render,
+        render="cardcore_noddy.render:render",  # by reference: render.py sits above the rules
     )
     """Actions read as ``play 7♥`` (or just ``7h``), ``show knave`` or ``pass``;
     observations from their JSON (2 players); the table as text by ``render.py``."""

@@ -42,7 +42,6 @@ from cardcore_nyuri.actions import (
 )
 from cardcore_nyuri.deal import deal
 from cardcore_nyuri.options import NyuriOptions
-from cardcore_nyuri.render import render_observation
 from cardcore_nyuri.state import (
     _CODEC,
     NyuriObservation,
@@ -583,7 +582,7 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
         observation=NyuriObservation,
         codec=_CODEC,
         num_players=(2, 3, 4),
-        render=render_observation,
+        render="cardcore_nyuri.render:render_observation",  # by reference: render.py sits above the rules
     )
     """Actions read as ``lay 7♥``, ``lay 5d guard 9d``, ``steal 4s+4d``, ``decline``,
     ``take back`` or ``swap``, cards as ``10♥``, ``10h`` or ``Th``; observations from
