@@ -122,7 +122,9 @@ def test_wall_clock_decisions_keep_the_budget_at_the_95th_percentile(
     """
     budget = 1.0
     game = load_game(game_id)
-    observations = _decisions(game, 4, 8, seed=11)
+    # 20 decisions, so that the 95th percentile (nearest rank: the 19th) is not simply
+    # the slowest one, which a moment of the machine's other load can take.
+    observations = _decisions(game, 4, 20, seed=11)
     factory: Any = ISMCTSBot if kind == "ismcts" else PIMCBot
     # Warm the process-wide caches (rules tables, the rollout bot's first build).
     factory(game, seed=2, seconds=0.05).act(observations[0])
