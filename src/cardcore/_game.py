@@ -355,17 +355,7 @@ class TextForm(Generic[A, O_]):
 
     @render.validator
     def _check_render(self, _attribute: object, value: object) -> None:
-        if isinstance(value, str):
-            module, colon, name = value.partition(":")
-            if not (colon and module and name):
-                raise ValueError(
-                    f"renderer reference {value!r}: write it as 'module:attribute', "
-                    "e.g. 'cardcore_mygame.render:render'"
-                )
-        elif not callable(value):
-            raise TypeError(
-                f"render must be callable or a 'module:attribute' string, not {value!r}"
-            )
+        _check_reference(value, "render", "cardcore_mygame.render:render")
 
     def renderer(self) -> Callable[[O_], str]:
         """The render function, imported first when it is given by reference.
@@ -378,15 +368,7 @@ class TextForm(Generic[A, O_]):
             return render
         found = _RENDERERS.get(render)
         if found is None:
-            try:
-                found = _import_reference(render)
-            except (ImportError, AttributeError) as e:
-                raise LookupError(
-                    f"the renderer {render!r} does not resolve: {type(e).__name__}: {e}"
-                ) from e
-            if not callable(found):
-                raise LookupError(f"the renderer {render!r} is {found!r}, not a function")
-            _RENDERERS[render] = found
+            found = _RENDERERS[render] = _resolve_reference(render, f"the renderer {render!r}")
         return found
 
 
@@ -394,20 +376,46 @@ _RENDERERS: dict[str, Callable[[Any], str]] = {}
 """Renderers given by reference, once imported."""
 
 
-def _import_reference(reference: str) -> Any:
-    """The object a ``"module:attribute"`` reference names (``attribute`` may be dotted).
+def _check_reference(value: object, what: str, example: str) -> None:
+    """Refuse what is neither callable nor a ``"module:attribute"`` string.
 
     Raises:
-        ImportError: the module does not import.
-        AttributeError: the module has no such attribute.
+        ValueError: a string not in that shape (the message shows ``example``).
+        TypeError: neither a string nor callable.
+    """
+    if isinstance(value, str):
+        module, colon, name = value.partition(":")
+        if not (colon and module and name):
+            raise ValueError(
+                f"{what} reference {value!r}: write it as 'module:attribute', e.g. {example!r}"
+            )
+    elif not callable(value):
+        raise TypeError(f"{what} must be callable or a 'module:attribute' string, not {value!r}")
+
+
+def _resolve_reference(reference: str, named: str) -> Callable[..., Any]:
+    """The function a ``"module:attribute"`` reference names (``attribute`` may be dotted).
+
+    Args:
+        reference: the reference.
+        named: how errors name it (``the renderer 'm:f'``).
+
+    Raises:
+        LookupError: the module does not import, has no such attribute, or the attribute
+            is not callable (the message says which).
     """
     import importlib
 
     module_name, _, attribute = reference.partition(":")
-    target: Any = importlib.import_module(module_name)
-    for part in attribute.split("."):
-        target = getattr(target, part)
-    return target
+    try:
+        target: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            target = getattr(target, part)
+    except (ImportError, AttributeError) as e:
+        raise LookupError(f"{named} does not resolve: {type(e).__name__}: {e}") from e
+    if not callable(target):
+        raise LookupError(f"{named} is {target!r}, not a function")
+    return target  # type: ignore[no-any-return]
 
 
 class GameText(Generic[A, O_]):
@@ -563,17 +571,7 @@ class CodecSpec:
 
     @factory.validator
     def _check_factory(self, _attribute: object, value: object) -> None:
-        if isinstance(value, str):
-            module, colon, name = value.partition(":")
-            if not (colon and module and name):
-                raise ValueError(
-                    f"codec factory reference {value!r}: write it as 'module:attribute', "
-                    "e.g. 'cardcore_mygame.encoding:mygame_codec'"
-                )
-        elif not callable(value):
-            raise TypeError(
-                f"codec factory must be callable or a 'module:attribute' string, not {value!r}"
-            )
+        _check_reference(value, "codec factory", "cardcore_mygame.encoding:mygame_codec")
 
     def resolve(self) -> Callable[[Any, int], Any]:
         """The factory function, imported first when it is given by reference.
@@ -584,15 +582,4 @@ class CodecSpec:
         factory = self.factory
         if not isinstance(factory, str):
             return factory
-        try:
-            target = _import_reference(factory)
-        except (ImportError, AttributeError) as e:
-            raise LookupError(
-                f"the codec factory {factory!r} of game {self.game!r} does not resolve: "
-                f"{type(e).__name__}: {e}"
-            ) from e
-        if not callable(target):
-            raise LookupError(
-                f"the codec factory {factory!r} of game {self.game!r} is {target!r}, not a function"
-            )
-        return target  # type: ignore[no-any-return]
+        return _resolve_reference(factory, f"the codec factory {factory!r} of game {self.game!r}")

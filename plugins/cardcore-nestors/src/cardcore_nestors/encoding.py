@@ -115,18 +115,8 @@ def nestors_facts_packer(threshold: int, max_deals: int) -> Callable[[NestorsObs
     play = PackedFacts[PlayInfo](_play_facts, _PLAY_SIZE)
     phase = _PHASE_BYTES
 
-    # The three records of the latest observation and their packed facts: while a trick
-    # goes on, they are the same objects from step to step, and one check answers.
-    kept: list[tuple[object, object, object, bytes]] = [(None, None, None, b"")]
-
     def packed(obs: NestorsObservation) -> bytes:
-        m, d, p = obs.match, obs.deal, obs.play
-        latest = kept[0]
-        if latest[2] is p and latest[1] is d and latest[0] is m:
-            return phase[obs.phase] + latest[3]
-        records = match(m) + deal(d) + play(p)
-        kept[0] = (m, d, p, records)
-        return phase[obs.phase] + records
+        return b"".join((phase[obs.phase], match(obs.match), deal(obs.deal), play(obs.play)))
 
     return packed
 

@@ -109,21 +109,11 @@ def noddy_facts_packer(target: int) -> Callable[[NoddyObservation], bytes]:
     )
     last_hand = HANDS_SCALE
 
-    # The scores record lasts a hand: the latest one and its bytes, checked inline.
-    kept: list[tuple[object, bytes]] = [(None, b"")]
-
     def packed(obs: NoddyObservation) -> bytes:
-        record = obs.scores
-        latest = kept[0]
-        if latest[0] is record:
-            packed_scores = latest[1]
-        else:
-            packed_scores = scores(record)
-            kept[0] = (record, packed_scores)
         return b"".join(
             (
                 phase[obs.phase],
-                packed_scores,
+                scores(obs.scores),  # packed once per scores record (it lasts a hand)
                 seat[obs.dealer],
                 total[obs.total],
                 gone[obs.gone],
