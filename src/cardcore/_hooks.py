@@ -69,6 +69,15 @@ class SearchHints:
     """``segment(game, state)``: which part of the game a state is in (the hand number
     in a many-hand match). Play-outs stop where it changes, where the searching seat's
     information ends, and :attr:`value` scores the state there. Needs :attr:`value`."""
+    segment_apply: Callable[[Any], Callable[[Any, Any], Any]] | None = None
+    """``segment_apply(game)``: a function ``(state, action) -> state`` that search bots
+    apply moves with when their play-outs stop at :attr:`segment`'s end. It returns the
+    same state as ``game.apply``, except after a move that ends a segment: there it may
+    skip setting up the next one (the shuffle and deal of the next hand, which no
+    play-out reads), returning a state that only ``game.current_player``,
+    :attr:`segment` and :attr:`value` are asked about. For a game whose ``apply`` it
+    does not know (a wrapper, a subclass that changes ``apply``) it should return
+    ``game.apply`` itself. Needs :attr:`segment`."""
     horizon: int = attrs.field(default=0, validator=_non_negative)
     """Stop each play-out after this many decisions and score it with :attr:`value`
     (0: no limit). Needs :attr:`value`."""
@@ -85,6 +94,11 @@ class SearchHints:
             raise ValueError(
                 f"search hints for {self.game!r}: state_policy plays as the rollout bot "
                 "would, so it needs rollout (the bot id it stands for)"
+            )
+        if self.segment_apply is not None and self.segment is None:
+            raise ValueError(
+                f"search hints for {self.game!r}: segment_apply stands in for apply up "
+                "to a segment's end, so it needs segment"
             )
         if self.value is None and (self.segment is not None or self.horizon):
             raise ValueError(

@@ -82,3 +82,62 @@ def test_a_state_policy_needs_the_bot_it_stands_for() -> None:
     """Hints with a state policy but no rollout bot are refused, naming the field."""
     with pytest.raises(ValueError, match="needs rollout"):
         SearchHints(game="x", state_policy=heuristic_policy)
+
+
+# ---- segment_apply: play-outs that stop at a hand's end do not deal the next ----------
+
+
+def _counting_apply(calls: list[int]) -> Any:
+    from cardcore_nestors.bots import hand_apply
+
+    def make(game: Any) -> Any:
+        step = hand_apply(game)
+
+        def counted(state: Any, action: Any) -> Any:
+            calls.append(1)
+            return step(state, action)
+
+        return counted
+
+    return make
+
+
+def test_segment_apply_searches_the_same_trees_as_apply() -> None:
+    """ISMCTS and PIMC with the game's segment_apply choose and count exactly as with apply.
+
+    Nestors' segment_apply leaves the next hand undealt; the search never reads it.
+    """
+    game = load_game("nestors", threshold=300)
+    calls: list[int] = []
+    fast_hints = attrs.evolve(_search.game_hints(game), segment_apply=_counting_apply(calls))
+    plain = attrs.evolve(fast_hints, segment_apply=None)
+    for i, o in enumerate(_positions(game, 6)):
+        fast = ISMCTSBot(game, seed=i, iterations=40, hints=fast_hints)
+        slow = ISMCTSBot(game, seed=i, iterations=40, hints=plain)
+        assert fast.act(o) == slow.act(o)
+        assert _edges(fast) == _edges(slow)
+        assert PIMCBot(game, seed=i, determinizations=3, hints=fast_hints).act(o) == PIMCBot(
+            game, seed=i, determinizations=3, hints=plain
+        ).act(o)
+    assert calls, "segment_apply was never asked"
+
+
+def test_segment_apply_is_only_used_when_play_outs_stop_at_the_segment() -> None:
+    """With ``hand_end=False`` play-outs cross hands, so they apply with ``game.apply``."""
+    game = load_game("nestors", threshold=300)
+    calls: list[int] = []
+    hints = attrs.evolve(_search.game_hints(game), segment_apply=_counting_apply(calls))
+    o = _positions(game, 3)[1]
+    ISMCTSBot(game, seed=1, iterations=5, hints=hints, hand_end=False).act(o)
+    PIMCBot(game, seed=1, determinizations=1, hints=hints, hand_end=False).act(o)
+    assert not calls
+    ISMCTSBot(game, seed=1, iterations=5, hints=hints).act(o)
+    assert calls
+
+
+def test_segment_apply_needs_a_segment() -> None:
+    """Hints with a segment_apply but no segment are refused, naming the field."""
+    from cardcore_nestors.bots import hand_apply
+
+    with pytest.raises(ValueError, match="needs segment"):
+        SearchHints(game="x", segment_apply=hand_apply)

@@ -129,3 +129,74 @@ def test_b_s_odds_know_every_card_that_keeps_the_trick_from_b() -> None:
                     if c not in (a, b) and trick_winner(a, b, c, trump) != 1
                 )
                 assert _c_beats(a, b, trump) == expected, (a, b, trump)
+
+
+def test_hand_apply_is_apply_up_to_the_hand_end_and_leaves_the_next_deal_out() -> None:
+    """The search hints' ``segment_apply`` gives apply's states; at a hand's end the same
+    scores, hand number and match value, but no shuffle or deal of the next hand.
+
+    Over whole matches in both presets, random moves mixed in; an illegal move is refused
+    as apply refuses it, with the legal actions.
+    """
+    import random
+
+    import pytest
+
+    from cardcore import IllegalActionError
+    from cardcore_nestors.actions import Play
+    from cardcore_nestors.bots import hand_apply, hand_number, match_value
+    from cardcore_nestors.state import PH_AUCTION, PH_PLAY
+
+    ends = 0
+    for options in (NestorsOptions(threshold=300), NestorsOptions(next_dealer="bidder")):
+        game = Nestors(options)
+        step = hand_apply(game)
+        for g in range(3):
+            bots = [NestorsHeuristic(game, seed=g * 4 + i) for i in range(4)]
+            wild, noise = RandomBot(game, seed=g), random.Random(g)
+            state = game.initial_state(4, g)
+            while (seat := game.current_player(state)) is not None:
+                o = game.observe(state, seat)
+                action = wild.act(o) if noise.random() < 0.2 else bots[seat].act(o)
+                real, fast = game.apply(state, action), step(state, action)
+                if fast != real:  # only the last card of a hand that does not end the match
+                    assert (state.phase, state.play.trick, real.phase) == (
+                        PH_PLAY,
+                        12,
+                        PH_AUCTION,
+                    )
+                    ends += 1
+                    assert fast.match == real.match
+                    assert fast.current == real.current
+                    assert hand_number(game, fast) == hand_number(game, real)
+                    assert fast.rng == state.rng != real.rng
+                    for s in range(4):
+                        assert match_value(game, fast, s) == match_value(game, real, s)
+                state = real
+            with pytest.raises(IllegalActionError) as refused:
+                step(game.initial_state(4, g), Play.of(0))
+            assert refused.value.legal
+    assert ends > 10
+
+
+def test_hand_apply_leaves_a_changed_apply_in_charge() -> None:
+    """A subclass or wrapper with its own ``apply`` gets that apply back: no move skips it."""
+    from typing import Any
+
+    from cardcore_nestors.bots import hand_apply
+
+    class Counting(Nestors):  # type: ignore[misc]
+        def apply(self, state: Any, action: Any) -> Any:
+            return super().apply(state, action)
+
+    class Wrapper:
+        def __init__(self, game: Nestors) -> None:
+            self.options = game.options
+            self.apply = game.apply
+
+    game = Nestors(NestorsOptions())
+    counting = Counting(NestorsOptions())
+    assert hand_apply(counting) == counting.apply
+    wrapped = Wrapper(game)
+    assert hand_apply(wrapped) is wrapped.apply  # type: ignore[arg-type]
+    assert hand_apply(game) != game.apply

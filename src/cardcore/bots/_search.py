@@ -34,8 +34,9 @@ DEFAULT_EXPLORATION = 0.7
 DEFAULT_DETERMINIZATIONS = 20
 """PIMC samples per decision when neither the options nor the game's hints say."""
 
-Policy = Callable[[Any, int], Any]
-"""A rollout policy: (state, the seat to move there) -> action."""
+SeatPolicies = Callable[[int], Callable[[Any], Any]]
+"""A rollout policy, per seat: ``policy_for(seat)`` makes the seat's ``state -> action``
+(called once per seat, when the seat first moves)."""
 
 _clock: Callable[[], float] = time.perf_counter
 """The clock that time budgets are measured on (tests replace it with a counter)."""
@@ -72,7 +73,7 @@ def game_hints(game: Game[Any, Any, Any]) -> SearchHints:
 
 def _rollout_policy(
     game: Game[Any, Any, Any], rollout: str, rng: random.Random, hints: SearchHints
-) -> tuple[Policy, bool]:
+) -> tuple[SeatPolicies, bool]:
     """The play-out policy, and whether it is a bot (worth following) rather than random.
 
     A bot plays each seat's moves with its own instance (seeded from ``rng`` when the
@@ -82,11 +83,11 @@ def _rollout_policy(
     if rollout == "random":
         legal_actions, uniform = game.legal_actions, rng.random
 
-        def pick(state: Any, seat: int) -> Any:
+        def pick(state: Any) -> Any:
             legal = legal_actions(state)
             return legal[int(uniform() * len(legal))]
 
-        return pick, False
+        return (lambda seat: pick), False
     from cardcore._host import default_host
 
     host = default_host()
@@ -94,24 +95,12 @@ def _rollout_policy(
     host.bot_spec(rollout)
     make = hints.state_policy if rollout == hints.rollout else None
     if make is not None:
-        policies: dict[int, Callable[[Any], Any]] = {}
-
-        def by_state(state: Any, seat: int) -> Any:
-            policy = policies.get(seat)
-            if policy is None:
-                assert make is not None
-                policy = policies[seat] = make(game, rng.randrange(2**31))
-            return policy(state)
-
-        return by_state, True
-    bots: dict[int, Any] = {}
+        return (lambda seat: make(game, rng.randrange(2**31))), True
     observe = game.observe
 
-    def by_bot(state: Any, seat: int) -> Any:
-        bot = bots.get(seat)
-        if bot is None:
-            bot = bots[seat] = host.load_bot(rollout, game, seed=rng.randrange(2**31))
-        return bot.act(observe(state, seat))
+    def by_bot(seat: int) -> Callable[[Any], Any]:
+        act = host.load_bot(rollout, game, seed=rng.randrange(2**31)).act
+        return lambda state: act(observe(state, seat))
 
     return by_bot, True
 
@@ -127,12 +116,14 @@ class _Playout:
     """
 
     __slots__ = (
+        "apply",
         "game",
         "guides",
         "horizon",
-        "policy",
+        "policy_for",
         "rep",
         "score_finished",
+        "seat_policies",
         "segment",
         "team",
         "value",
@@ -141,21 +132,29 @@ class _Playout:
     def __init__(
         self,
         game: Game[Any, Any, Any],
-        policy: Policy,
+        policy_for: SeatPolicies,
         guides: bool,
         value: Callable[[Any, int], float] | None,
         segment: Callable[[Any], Hashable] | None,
         horizon: int,
         score_finished: bool,
+        segment_apply: Callable[[Any, Any], Any] | None = None,
     ) -> None:
         self.game = game
-        self.policy = policy
+        self.policy_for = policy_for
+        self.seat_policies: dict[int, Callable[[Any], Any]] = {}
+        """Each seat's policy, made when the seat first moves (its bot's seed is drawn then)."""
         self.guides = guides
         """Whether the policy is a bot worth following (not uniformly random)."""
         self.value = value
         self.segment = segment if value is not None else None
         self.horizon = horizon if value is not None else 0
         self.score_finished = score_finished and value is not None
+        self.apply: Callable[[Any, Any], Any] = game.apply
+        """How the search applies moves: the hints' ``segment_apply`` when play-outs stop
+        at a segment's end (it may leave the next segment unset), else ``game.apply``."""
+        if self.segment is not None and segment_apply is not None:
+            self.apply = segment_apply
         self.team: dict[int, tuple[int, ...]] = {}
         self.rep: dict[int, int] = {}
 
@@ -170,6 +169,13 @@ class _Playout:
                 self.team[s] = tuple(t)
                 self.rep[s] = min(t)
 
+    def policy(self, state: Any, seat: int) -> Any:
+        """The play-out policy's action for ``seat``, the seat to move in ``state``."""
+        f = self.seat_policies.get(seat)
+        if f is None:
+            f = self.seat_policies[seat] = self.policy_for(seat)
+        return f(state)
+
     def run(
         self, state: Any, root_segment: Hashable, deadline: float | None = None, steps: int = 0
     ) -> Any:
@@ -179,8 +185,8 @@ class _Playout:
         passed (checked before every decision), so that one long play-out cannot overrun
         a time budget; the state there is scored like a cut at the horizon.
         """
-        game, policy, segment = self.game, self.policy, self.segment
-        current_player, apply = game.current_player, game.apply
+        segment, apply, policies = self.segment, self.apply, self.seat_policies
+        current_player = self.game.current_player
         horizon = self.horizon or -1
         clock = _clock
         while (seat := current_player(state)) is not None:
@@ -188,7 +194,10 @@ class _Playout:
                 break
             if deadline is not None and clock() >= deadline:
                 break
-            state = apply(state, policy(state, seat))
+            f = policies.get(seat)  # the policy method, inlined: once per move
+            if f is None:
+                f = policies[seat] = self.policy_for(seat)
+            state = apply(state, f(state))
             steps += 1
         return state
 
@@ -251,6 +260,7 @@ def _resolve(
         segment,
         h.horizon if horizon is None else horizon,
         score_value and h.value is not None,
+        h.segment_apply(game) if segment is not None and h.segment_apply is not None else None,
     )
     return h, play
 
@@ -395,7 +405,7 @@ class ISMCTSBot:
         game, rng, c = self.game, self._rng, self.exploration
         play = self._play
         play.set_players(getattr(observation, "num_players", None))
-        current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply
+        current_player, legal_actions, apply = game.current_player, game.legal_actions, play.apply
         sample, policy, segment = game.sample_state, play.policy, play.segment
         log, sqrt, randrange = math.log, math.sqrt, rng.randrange
         me, model = observation.seat, self.opponent_model
@@ -567,7 +577,7 @@ class PIMCBot:
                 if deadline is not None and done and clock() >= deadline:
                     late = True  # out of time part-way: compare means over what was played
                     break
-                after = game.apply(state, a)
+                after = play.apply(state, a)
                 for _ in range(self.rollouts):
                     rewards = play.rewards(play.run(after, root_segment, deadline), seats)
                     if rewards is None:  # cut by the deadline, and nothing to score it with

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from math import comb, erf, sqrt
 from typing import Final, cast, final
 
-from cardcore import SPECTATOR
+from cardcore import SPECTATOR, IllegalActionError
 from cardcore_nestors.actions import TRUMP_RANKS, Bid, Leave, NestorsAction, Pass, Play, Take, Trump
 from cardcore_nestors.cards import HIGH, RANK_MASK, SUIT_MASK, card_points, mask_points, points_of
 from cardcore_nestors.rules import Nestors
@@ -29,9 +29,9 @@ from cardcore_nestors.state import (
     Phase,
     PlayInfo,
 )
-from cardcore_nestors.tricks import two_card_winner
+from cardcore_nestors.tricks import c_may_play, leave_carry, play_card, two_card_winner
 
-__all__ = ["NestorsHeuristic", "hand_number", "heuristic_policy", "match_value"]
+__all__ = ["NestorsHeuristic", "hand_apply", "hand_number", "heuristic_policy", "match_value"]
 
 _SPADE: Final = 3
 _SPADES: Final = SUIT_MASK[_SPADE]
@@ -81,6 +81,26 @@ def _c_beats_by_b(a: int, trump: int) -> tuple[int, ...]:
             _c_beats(a, b, trump) if (DECK >> b) & 1 and b != a else 0 for b in range(52)
         )
     return row
+
+
+_RANKS_LOW: Final = min(c % 13 for c in DECK_IDS)
+"""The rank index of the deck's lowest rank (the 6)."""
+_SUIT_IDS: Final = tuple(
+    tuple(tuple(13 * s + _RANKS_LOW + k for k in range(9) if (p >> k) & 1) for p in range(1 << 9))
+    for s in range(4)
+)
+"""Per suit and pattern of the suit's 9 ranks (bit 0: the 6), the card ids it holds."""
+
+
+def _ids(mask: int) -> tuple[int, ...]:
+    """The card ids of ``mask`` (deck cards), in id order."""
+    clubs, diamonds, hearts, spades = _SUIT_IDS
+    return (
+        clubs[(mask >> _RANKS_LOW) & 511]
+        + diamonds[(mask >> (13 + _RANKS_LOW)) & 511]
+        + hearts[(mask >> (26 + _RANKS_LOW)) & 511]
+        + spades[(mask >> (39 + _RANKS_LOW)) & 511]
+    )
 
 
 _VOID_CARDS: Final = tuple(sum(SUIT_MASK[s] for s in range(4) if (v >> s) & 1) for v in range(16))
@@ -207,7 +227,10 @@ class NestorsHeuristic:
             c_cards: how many cards C (the leader's partner) holds; read by B only.
         """
         if phase is PH_PLAY:
-            return self._play(legal, deal.trump, play, row, trick, seen, c_cards)
+            mask = 0
+            for p in cast("Sequence[Play]", legal):
+                mask |= p.mask
+            return self._play(_ids(mask), deal.trump, play, row, trick, seen, c_cards)
         if phase is PH_LEAVE:
             cost = _COST[deal.trump]
             choice, low = legal[0], _INF  # the first of the cheapest
@@ -271,7 +294,7 @@ class NestorsHeuristic:
 
     def _play(
         self,
-        actions: Sequence[NestorsAction],
+        legal: Sequence[int],
         trump: int,
         play: PlayInfo,
         row: int,
@@ -279,8 +302,8 @@ class NestorsHeuristic:
         seen: int,
         c_cards: int,
     ) -> NestorsAction:
+        """A card to play, of the ``legal`` card ids (two or more, in id order)."""
         cost = _COST[trump]
-        legal = [a.mask.bit_length() - 1 for a in cast("Sequence[Play]", actions)]
         if not played:  # A: lead cheap (the cheapest card; a random one of equals)
             rnd = self._rng.random
             choice, low, low_r = legal[0], _INF, _INF
@@ -316,7 +339,7 @@ class NestorsHeuristic:
 
     @staticmethod
     def _second(
-        legal: list[int], a: int, pot: int, trump: int, play: PlayInfo, seen: int, k: int
+        legal: Sequence[int], a: int, pot: int, trump: int, play: PlayInfo, seen: int, k: int
     ) -> int:
         """B: weigh each card by the chance C cannot take the trick back."""
         unseen = DECK & ~seen & ~_VOID_CARDS[play.voids[(play.leader + 2) % 4]]
@@ -349,21 +372,28 @@ def heuristic_policy(game: Nestors, seed: int) -> Callable[[NestorsState], Nesto
     legal_actions, decide, play_card = game.legal_actions, bot.decide, bot._play
 
     def act(state: NestorsState) -> NestorsAction:
+        seat = state.current
+        assert seat is not None
+        _, masks, orders, known_by = state.table
+        trick = orders[TRICK]
+        if state.phase is PH_PLAY:  # most moves: straight to the trick play, by card masks
+            play = state.play
+            hand = masks[HAND + seat]
+            n = len(trick)
+            trump = state.deal.trump
+            if n == 2 and play.trick < 12:  # what the rules allow C (the legal actions)
+                hand = c_may_play(hand, trick[0], trick[1], trump)
+            if not hand & (hand - 1):
+                return _PLAY[hand.bit_length() - 1]
+            if n == 1:
+                c_cards = masks[HAND + (play.leader + 2) % 4].bit_count()
+                seen = known_by[seat] & DECK
+            else:
+                seen = c_cards = 0
+            return play_card(_ids(hand), trump, play, masks[ROW], trick, seen, c_cards)
         legal = legal_actions(state)
         if len(legal) == 1:
             return legal[0]
-        _, masks, orders, known_by = state.table
-        trick = orders[TRICK]
-        if state.phase is PH_PLAY:  # most moves: straight to the trick play
-            play = state.play
-            if len(trick) == 1:
-                c_cards = masks[HAND + (play.leader + 2) % 4].bit_count()
-                seen = known_by[state.current] & DECK  # type: ignore[index]
-            else:
-                seen = c_cards = 0
-            return play_card(legal, state.deal.trump, play, masks[ROW], trick, seen, c_cards)
-        seat = state.current
-        assert seat is not None
         return decide(
             seat,
             state.phase,
@@ -391,6 +421,36 @@ _HAND_GAIN: Final = 95.0
 def hand_number(game: Nestors, state: NestorsState) -> int:
     """Which hand a state is in: search play-outs stop when the next hand is dealt."""
     return state.deal.number
+
+
+def hand_apply(game: Nestors) -> Callable[[NestorsState, NestorsAction], NestorsState]:
+    """``game.apply`` for search play-outs, which stop when the hand is over.
+
+    The plugin's ``SearchHints.segment_apply``. The last card of a hand scores it as
+    ``apply`` does, but the next hand is not shuffled and dealt: nothing reads it before
+    the play-out stops (see :func:`~cardcore_nestors.deal.after_deal`). Card plays and
+    carry cards, most of a play-out, go straight to their moves.
+
+    A game whose ``apply`` is not Nestors' own (a wrapper that counts or times moves, a
+    subclass) gets its own ``game.apply`` back, so that every move still goes through it.
+    """
+    apply = game.apply
+    if getattr(type(game), "apply", None) is not Nestors.apply:
+        return apply
+    options = game.options
+
+    def step(state: NestorsState, action: NestorsAction) -> NestorsState:
+        phase, kind = state.phase, type(action)
+        try:
+            if phase is PH_PLAY and kind is Play:
+                return play_card(options, state, action, False)  # type: ignore[arg-type]
+            if phase is PH_LEAVE and kind is Leave:
+                return leave_carry(options, state, action)  # type: ignore[arg-type]
+        except IllegalActionError:
+            pass  # apply raises it again, with the legal actions
+        return apply(state, action)
+
+    return step
 
 
 def match_value(game: Nestors, state: NestorsState, seat: int) -> float:

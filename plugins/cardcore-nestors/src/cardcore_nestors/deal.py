@@ -142,6 +142,7 @@ def score_hand(
     table: CardTable,
     winner: int,
     cards: Sequence[int],
+    deal_next: bool = True,
 ) -> NestorsState:
     """Trick 12 is over: score the hand, then end the game or deal again.
 
@@ -154,6 +155,7 @@ def score_hand(
         table: the table after the last card, the trick and the carry card still out.
         winner: the seat that won trick 12.
         cards: the two cards of trick 12, in playing order.
+        deal_next: as for :func:`after_deal`.
     """
     d = state.deal
     bidder = d.bidder
@@ -200,7 +202,7 @@ def score_hand(
     play = new_play(12, bidder, (tricks[0], tricks[1]), (points[0], points[1]), p.voids, record)
     ended = new_state(table, state.rng, PH_PLAY, None, state.match, d, play)
     nxt = (d.dealer + 1) % 4 if options.next_dealer == "rotate" else bidder  # NS-3.2
-    return after_deal(options, ended, nxt, scores, decl if made else None, result)
+    return after_deal(options, ended, nxt, scores, decl if made else None, result, deal_next)
 
 
 def after_deal(
@@ -210,6 +212,7 @@ def after_deal(
     scores: tuple[int, int],
     made_by: int | None,
     result: HandResult,
+    deal_next: bool = True,
 ) -> NestorsState:
     """After a scored or void deal: end the game (NS-5.2, NS-6.5) or deal again (NS-3.3).
 
@@ -220,6 +223,11 @@ def after_deal(
         scores: the game scores after the deal.
         made_by: the team that bid and made its contract in this deal, if one did.
         result: how the deal ended.
+        deal_next: ``False`` for search play-outs, which stop at the hand's end: the
+            game goes on in a new deal with the match's new scores, but the cards are
+            not shuffled and dealt (the state keeps the old table and random state, and
+            is fit only for :func:`~cardcore_nestors.bots.hand_number` and
+            :func:`~cardcore_nestors.bots.match_value`).
     """
     m = state.match
     last_made = m.last_made if made_by is None else made_by
@@ -242,6 +250,8 @@ def after_deal(
     )
     if winners:
         return new_state(state.table, state.rng, PH_OVER, None, match, state.deal, state.play)
+    if not deal_next:
+        return deal_state(state.table, state.rng, match, dealer, number + 1)
     order, rng = rng_shuffle(state.rng, DECK_IDS)  # gather, shuffle and deal (NS-3.3)
     return deal_state(dealt_table(order, dealer), rng, match, dealer, number + 1)
 

@@ -75,7 +75,7 @@ from cardcore_nestors.state import (
     Phase,
     new_observation,
 )
-from cardcore_nestors.tricks import REQUIRED, lead_trump, leave_carry, play_card, take_row
+from cardcore_nestors.tricks import c_may_play, lead_trump, leave_carry, play_card, take_row
 
 __all__ = ["Nestors", "check_invariants", "hand_sizes", "positive_constraints", "sample_placed"]
 
@@ -197,9 +197,7 @@ class Nestors(GameText[NestorsAction, NestorsObservation]):
             hand = masks[HAND + seat]
             played = t[2][TRICK]
             if len(played) == 2 and state.play.trick < 12:  # C's obligations (NS-4.13)
-                req = REQUIRED[played[0] // 13][played[1] // 13]
-                if hand & req:
-                    hand &= req | RANK_MASK[state.deal.trump]
+                hand = c_may_play(hand, played[0], played[1], state.deal.trump)
             return _PLAYS_OF(hand)
         if phase is PH_LEAVE:
             return _LEAVES_OF(masks[TRICK] | masks[ROW])

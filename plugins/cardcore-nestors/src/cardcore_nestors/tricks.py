@@ -48,6 +48,7 @@ from cardcore_nestors.state import (
 
 __all__ = [
     "REQUIRED",
+    "c_may_play",
     "lead_trump",
     "leave_carry",
     "play_card",
@@ -110,6 +111,18 @@ REQUIRED: Final = tuple(
 )
 """``REQUIRED[suit of A][suit of B]``: the cards C must play, or a trump, if C holds any
 of them (NS-4.13): A's suit when A and B follow suit, else the two other suits."""
+
+
+def c_may_play(hand: int, a: int, b: int, trump: int) -> int:
+    """The cards of ``hand`` C may play after A's card ``a`` and B's card ``b`` (NS-4.13).
+
+    A required card or a trump when C holds a required card; else any card. Tricks 2
+    to 11 only: in trick 12 there is no C.
+    """
+    req = REQUIRED[a // 13][b // 13]
+    if hand & req:
+        return hand & (req | RANK_MASK[trump])
+    return hand
 
 
 def _c_reason(a: int, b: int, required: int, trump: int) -> str:
@@ -221,8 +234,14 @@ def take_row(options: NestorsOptions, state: NestorsState, action: Take) -> Nest
 # ---- tricks 2 to 12 (NS-4.12 to NS-4.16) ----
 
 
-def play_card(options: NestorsOptions, state: NestorsState, action: Play) -> NestorsState:
-    """A card to tricks 2 to 12; C's card decides the trick, as does trick 12's second."""
+def play_card(
+    options: NestorsOptions, state: NestorsState, action: Play, deal_next: bool = True
+) -> NestorsState:
+    """A card to tricks 2 to 12; C's card decides the trick, as does trick 12's second.
+
+    ``deal_next``: as for :func:`~cardcore_nestors.deal.after_deal`, when the card ends
+    the hand.
+    """
     seat = state.current
     assert seat is not None
     bit = action.mask
@@ -267,7 +286,7 @@ def play_card(options: NestorsOptions, state: NestorsState, action: Play) -> Nes
         d = state.deal
         assert d.bidder is not None
         winner = (d.bidder + two_card_winner(a, c, d.trump)) % 4
-        return score_hand(options, state, table, winner, (a, c))
+        return score_hand(options, state, table, winner, (a, c), deal_next)
     return new_state(table, state.rng, PH_PLAY, (seat + 1) % 4, state.match, state.deal, p)
 
 
