@@ -99,3 +99,31 @@ def test_an_unknown_package_is_named() -> None:
 
 def test_the_example_plugin_keeps_the_anatomy() -> None:
     check_plugin_anatomy("cardcore_highcard")
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        "from cardcore_toy.render import show\n",
+        "from .render import show\n",
+        "import cardcore_toy.render\n",
+        "from cardcore_toy import render\n",
+    ],
+)
+def test_a_package_that_loads_its_renderer_is_named(tmp_path: Path, init: str) -> None:
+    """Loading the plugin must not load render: the rules name it by reference."""
+    src = _package(tmp_path)
+    (src / "__init__.py").write_text("from cardcore_toy.rules import Toy\n" + init, "utf-8")
+    problems = anatomy_problems("cardcore_toy", ("deal",), path=src)
+    assert len(problems) == 1 and problems[0].startswith("__init__ imports render"), problems
+
+
+def test_a_lazy_or_typing_only_render_import_is_fine(tmp_path: Path) -> None:
+    src = _package(tmp_path)
+    (src / "__init__.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from cardcore_toy.render import show\n"
+        "def __getattr__(name):\n    from cardcore_toy.render import show\n    return show\n",
+        "utf-8",
+    )
+    assert anatomy_problems("cardcore_toy", ("deal",), path=src) == []

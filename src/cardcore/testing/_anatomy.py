@@ -141,7 +141,36 @@ def anatomy_problems(
         lines = file.read_text(encoding="utf-8").count("\n")
         if lines > max_lines:
             problems.append(f"{module}.py has {lines} lines (at most {max_lines})")
+    init = src / "__init__.py"
+    if "render" in found and init.is_file() and "render" in _loaded_at_import(init, package):
+        problems.append(
+            "__init__ imports render when the package loads, and so does every load of the"
+            " plugin (its hooks); leave the renderer to TextForm's reference, which"
+            " imports it at the first render (a name may be re-exported lazily, by a"
+            " module __getattr__)"
+        )
     return problems
+
+
+def _loaded_at_import(path: Path, package: str) -> set[str]:
+    """The package's modules that ``path`` imports at its top level (when it loads).
+
+    Imports inside functions or under ``if TYPE_CHECKING:`` do not count.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    own: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = f"{package}.{base}" if base else package
+            if base == package:
+                own.update(a.name for a in node.names)
+            elif base.startswith(package + "."):
+                own.add(base.split(".")[1])
+        elif isinstance(node, ast.Import):
+            own.update(a.name.split(".")[1] for a in node.names if a.name.startswith(package + "."))
+    return own
 
 
 def check_plugin_anatomy(

@@ -2,10 +2,16 @@
 
 A cardcore game plugin: ``cardcore.load_game("nyuri", preset="pagat")``. Its modules
 follow the plugin anatomy, each importing only those listed after it: ``hooks``
-(registration), ``bots`` and ``encoding`` (the heuristic bot, the RL codec), ``rules``
-(the :class:`Nyuri` game), ``render`` (an observation as text), ``state`` (state, zones,
-observation), ``actions`` (actions and their text) and ``options`` (variants, presets).
+(registration), ``bots``, ``encoding`` and ``render`` (the heuristic bot, the RL codec,
+an observation as text), ``rules`` (the :class:`Nyuri` game), ``steals`` and ``deal``
+(its rule modules), ``state`` (state, zones, observation), ``actions`` (actions and
+their text) and ``options`` (variants, presets).
+
+``render_observation`` is imported on first use: loading the plugin does not load the
+renderer.
 """
+
+from typing import TYPE_CHECKING
 
 from cardcore_nyuri.actions import (
     Decline,
@@ -19,7 +25,6 @@ from cardcore_nyuri.actions import (
 )
 from cardcore_nyuri.bots import NyuriHeuristic
 from cardcore_nyuri.options import HAND_SIZE, PRESETS, NyuriOptions
-from cardcore_nyuri.render import render_observation
 from cardcore_nyuri.rules import Nyuri
 from cardcore_nyuri.state import (
     NyuriObservation,
@@ -29,6 +34,9 @@ from cardcore_nyuri.state import (
     TurnRecord,
     nyuri_layout,
 )
+
+if TYPE_CHECKING:
+    from cardcore_nyuri.render import render_observation
 
 __all__ = [
     "HAND_SIZE",
@@ -52,3 +60,12 @@ __all__ = [
     "parse_nyuri_action",
     "render_observation",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``render_observation``, imported from ``render`` on first use."""
+    if name == "render_observation":
+        from cardcore_nyuri.render import render_observation
+
+        return render_observation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
