@@ -75,3 +75,23 @@ def test_plays_any_configuration() -> None:
     g = Noddy(attrs.evolve(PRESETS["default"], twentyfive=False, last_card_at_31=True, target=61))
     rec = play_match(g, [NoddyHeuristic(g, seed=1), NoddyHeuristic(g, seed=2)], seed=3)
     assert rec.outcome is not None and rec.outcome.forfeit is None
+
+
+def test_hooks_module_declares_the_plugin() -> None:
+    """The hooks module's ``Plugin`` record is what the entry point names (mypy checks it
+    against cardcore's hooks too)."""
+    from importlib import metadata
+
+    from cardcore import CardcoreHooks, Plugin
+    from cardcore_noddy.hooks import plugin
+
+    hooks: CardcoreHooks = plugin
+    assert isinstance(plugin, Plugin)
+    (spec,) = hooks.cardcore_register_games()
+    assert (spec.name, spec.min_players, spec.max_players) == ("noddy", 2, 2)
+    assert set(spec.presets) == set(PRESETS)
+    assert [b.name for b in hooks.cardcore_register_bots()] == ["noddy-heuristic"]
+    (hints,) = hooks.cardcore_register_search_hints()
+    assert (hints.game, hints.rollout) == ("noddy", "noddy-heuristic")
+    (ep,) = [e for e in metadata.entry_points(group="cardcore") if e.name == "noddy"]
+    assert ep.value == "cardcore_noddy.hooks:plugin" and ep.load() is plugin
