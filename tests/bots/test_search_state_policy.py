@@ -32,6 +32,18 @@ def _edges(bot: ISMCTSBot) -> dict[Any, tuple[int, float, int]]:
     return {a: (e.n, e.w, e.avail) for a, e in bot.last_tree.edges.items()}
 
 
+def _search_alike(game: Any, fast: SearchHints, plain: SearchHints) -> None:
+    """ISMCTS and PIMC choose, and ISMCTS counts its tree, exactly alike with either hints."""
+    for i, o in enumerate(_positions(game, 6)):
+        a = ISMCTSBot(game, seed=i, iterations=40, hints=fast)
+        b = ISMCTSBot(game, seed=i, iterations=40, hints=plain)
+        assert a.act(o) == b.act(o)
+        assert _edges(a) == _edges(b)
+        assert PIMCBot(game, seed=i, determinizations=3, hints=fast).act(o) == PIMCBot(
+            game, seed=i, determinizations=3, hints=plain
+        ).act(o)
+
+
 def _counting(calls: list[int]) -> Any:
     def make(game: Any, seed: int) -> Any:
         policy = heuristic_policy(game, seed)
@@ -50,15 +62,7 @@ def test_a_state_policy_searches_the_same_trees_as_its_bot() -> None:
     game = load_game("nestors", threshold=300)
     calls: list[int] = []
     with_policy = attrs.evolve(_search.game_hints(game), state_policy=_counting(calls))
-    by_bot = attrs.evolve(with_policy, state_policy=None)
-    for i, o in enumerate(_positions(game, 6)):
-        fast = ISMCTSBot(game, seed=i, iterations=40, hints=with_policy)
-        slow = ISMCTSBot(game, seed=i, iterations=40, hints=by_bot)
-        assert fast.act(o) == slow.act(o)
-        assert _edges(fast) == _edges(slow)
-        assert PIMCBot(game, seed=i, determinizations=3, hints=with_policy).act(o) == PIMCBot(
-            game, seed=i, determinizations=3, hints=by_bot
-        ).act(o)
+    _search_alike(game, with_policy, attrs.evolve(with_policy, state_policy=None))
     assert calls, "the state policy was never asked"
 
 
@@ -110,15 +114,7 @@ def test_segment_apply_searches_the_same_trees_as_apply() -> None:
     game = load_game("nestors", threshold=300)
     calls: list[int] = []
     fast_hints = attrs.evolve(_search.game_hints(game), segment_apply=_counting_apply(calls))
-    plain = attrs.evolve(fast_hints, segment_apply=None)
-    for i, o in enumerate(_positions(game, 6)):
-        fast = ISMCTSBot(game, seed=i, iterations=40, hints=fast_hints)
-        slow = ISMCTSBot(game, seed=i, iterations=40, hints=plain)
-        assert fast.act(o) == slow.act(o)
-        assert _edges(fast) == _edges(slow)
-        assert PIMCBot(game, seed=i, determinizations=3, hints=fast_hints).act(o) == PIMCBot(
-            game, seed=i, determinizations=3, hints=plain
-        ).act(o)
+    _search_alike(game, fast_hints, attrs.evolve(fast_hints, segment_apply=None))
     assert calls, "segment_apply was never asked"
 
 

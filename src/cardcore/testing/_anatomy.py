@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 __all__ = [
@@ -67,29 +67,37 @@ def _imported_modules(path: Path, package: str, module: str, modules: set[str]) 
     as importing ``__init__``, which imports every module.
     """
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    own: set[str] = set()
+    own = {
+        n if module_path or n in modules else "__init__"
+        for n, module_path in _own_imports(ast.walk(tree), package)
+    }
+    own.discard(module)
+    return own
 
-    def named(names: Iterable[str]) -> None:
-        for name in names:
-            own.add(name if name in modules else "__init__")
 
-    for node in ast.walk(tree):
+def _own_imports(nodes: Iterable[ast.AST], package: str) -> Iterator[tuple[str, bool]]:
+    """The package's own names that the import statements among ``nodes`` import.
+
+    Each comes with whether the statement names it as a module path: ``from pkg.mod
+    import x`` and ``import pkg.mod`` give ``("mod", True)``; ``from pkg import x`` (or
+    ``from . import x``) gives ``("x", False)``, a module or a name of the package
+    itself; a bare ``import pkg`` gives ``("__init__", True)``.
+    """
+    for node in nodes:
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 base = f"{package}.{base}" if base else package
             if base == package:
-                named(a.name for a in node.names)
+                yield from ((a.name, False) for a in node.names)
             elif base.startswith(package + "."):
-                own.add(base.split(".")[1])
+                yield base.split(".")[1], True
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name == package:
-                    own.add("__init__")
+                    yield "__init__", True
                 elif a.name.startswith(package + "."):
-                    own.add(a.name.split(".")[1])
-    own.discard(module)
-    return own
+                    yield a.name.split(".")[1], True
 
 
 def anatomy_problems(
@@ -158,19 +166,7 @@ def _loaded_at_import(path: Path, package: str) -> set[str]:
     Imports inside functions or under ``if TYPE_CHECKING:`` do not count.
     """
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    own: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = f"{package}.{base}" if base else package
-            if base == package:
-                own.update(a.name for a in node.names)
-            elif base.startswith(package + "."):
-                own.add(base.split(".")[1])
-        elif isinstance(node, ast.Import):
-            own.update(a.name.split(".")[1] for a in node.names if a.name.startswith(package + "."))
-    return own
+    return {name for name, _ in _own_imports(tree.body, package)}
 
 
 def check_plugin_anatomy(
