@@ -40,7 +40,25 @@ _NEW: Final = object.__new__
 _ALL: Final = 1 << 52
 
 
-class CardAction:
+class _Shared:
+    """An action value shared by everyone who makes it: frozen, and its own copy."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} actions are frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} actions are frozen")
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+
+class CardAction(_Shared):
     """Base for an action named by a verb and a set of cards: ``play 7♦``, ``steal 4♠+4♦``.
 
     A subclass names its verb and the card counts it takes; everything else is here::
@@ -308,20 +326,8 @@ class CardAction:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self})"
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} actions are frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} actions are frozen")
-
     def __reduce__(self) -> tuple[Callable[[int], Self], tuple[int]]:
         return (type(self).from_mask, (self.mask,))
-
-    def __copy__(self) -> Self:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        return self
 
 
 _set_cards: Final[Callable[[CardAction, tuple[Card, ...]], None]] = CardAction.__dict__[
@@ -330,7 +336,7 @@ _set_cards: Final[Callable[[CardAction, tuple[Card, ...]], None]] = CardAction._
 _set_mask: Final[Callable[[CardAction, int], None]] = CardAction.__dict__["mask"].__set__
 
 
-class WordAction:
+class WordAction(_Shared):
     """Base for an action without cards whose text is a fixed word: ``pass``, ``take back``.
 
     A subclass names its text; everything else is here::
@@ -377,20 +383,8 @@ class WordAction:
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} actions are frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} actions are frozen")
-
     def __reduce__(self) -> tuple[Callable[[], Self], tuple[()]]:
         return (type(self), ())
-
-    def __copy__(self) -> Self:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        return self
 
 
 class LazyActions(Sequence[A]):
