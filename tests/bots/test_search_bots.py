@@ -201,8 +201,8 @@ def test_opponent_model_branches_only_on_own_decisions() -> None:
     me = g.current_player(state)
     assert me is not None
     obs = g.observe(state, me)
-    modelled = ISMCTSBot(g, seed=3, iterations=200, opponent_model=True)
-    plain = ISMCTSBot(g, seed=3, iterations=200)
+    modelled = ISMCTSBot(g, seed=3, iterations=200, opponent_model=True, keep_tree=True)
+    plain = ISMCTSBot(g, seed=3, iterations=200, keep_tree=True)
     assert modelled.act(obs) in obs.legal_actions
     plain.act(obs)
     with_model = _branching(modelled.last_tree, me, {})

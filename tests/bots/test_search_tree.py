@@ -88,7 +88,7 @@ def test_a_seat_chosen_by_chance_gets_its_own_node() -> None:
     (worth 1 to seat 1, 0 to seat 2) would average about 0.5 there.
     """
     g: Any = WhoNext()  # only the parts of the Game protocol the search uses
-    bot = ISMCTSBot(g, seed=3, iterations=400, hints=SearchHints(game="who-next"))
+    bot = ISMCTSBot(g, seed=3, iterations=400, hints=SearchHints(game="who-next"), keep_tree=True)
     obs = g.observe(g.initial_state(0), 0)
     assert bot.act(obs) in ("a", "b")
     root = bot.last_tree
@@ -199,7 +199,7 @@ def test_an_iteration_budget_is_deterministic_for_a_seed() -> None:
     obs = g.observe(state, seat)
     trees = []
     for _ in range(2):
-        bot = ISMCTSBot(g, seed=5, iterations=80)
+        bot = ISMCTSBot(g, seed=5, iterations=80, keep_tree=True)
         bot.act(obs)
         trees.append(_stats(bot.last_tree))
     assert trees[0] == trees[1]
