@@ -16,15 +16,19 @@ from typing import Any, Final, Protocol, final
 import attrs
 
 from cardcore._actions import CardAction
+from cardcore._botmaking import exception_text as _exc
+from cardcore._botmaking import is_plain as _plain
+from cardcore._botmaking import type_name
 from cardcore._cards import Card, parse_card
 from cardcore._codec import TEXTS as _TEXTS
 from cardcore._codec import action_text as _text
 from cardcore._game import Game, IllegalActionError, Outcome
-from cardcore._isolation import IsolatedBot
+from cardcore._host import default_host
+from cardcore._isolation import TIME_MARGIN, IsolatedBot
 from cardcore._isolation import Refused as _Refusal
 from cardcore._options import OptionError, options_to_json
 
-__all__ = ["MatchRecord", "RecordError", "Step", "play_match", "replay"]
+__all__ = ["TIME_MARGIN", "MatchRecord", "RecordError", "Step", "play_match", "replay"]
 
 RECORD_FORMAT: Final = "cardcore-match/1"
 
@@ -210,8 +214,6 @@ class Step:
 def _game_for(record: MatchRecord, game: Game[Any, Any, Any] | None) -> Game[Any, Any, Any]:
     if game is not None:
         return game
-    from cardcore._host import default_host
-
     host = default_host()
     try:
         return host.load_game(record.game, **dict(record.options))
@@ -347,8 +349,6 @@ def _provenance(name: str) -> tuple[str, str]:
 
     Asked once per host and game: every match of a game records the same provenance.
     """
-    from cardcore._host import default_host
-
     host = default_host()
     hit = _PROVENANCE.get((id(host), name))
     if hit is not None and hit[0] is host:
@@ -375,36 +375,10 @@ def _bot_name(bot: object) -> str:
 # ``len`` of exact builtins, the game's own methods, and comparisons where both sides have
 # an exact builtin type or the exact type of one of the engine's own legal actions.
 
-TIME_MARGIN: Final = 0.25
-"""Seconds past ``time_limit`` after which a bot that has not answered is stopped."""
-
 MAX_ACTION_TEXT: Final = 10_000
 """The longest text a bot may return as an action."""
 
-_PLAIN: Final = (int, str, float, bool, bytes, type(None))
 _DEPTH: Final = 12
-
-
-def _plain(tp: type) -> bool:
-    """Whether ``tp`` is exactly a builtin value type (compared by identity only)."""
-    return any(tp is t for t in _PLAIN)
-
-
-_qualname = type.__dict__["__qualname__"].__get__
-_modname = type.__dict__["__module__"].__get__
-
-
-def type_name(tp: type) -> str:
-    """A type's name for a message, read without running any code the type defines."""
-    try:
-        name = _qualname(tp)
-        module = _modname(tp)
-    except Exception:  # noqa: BLE001 - whatever a strange class does, name it plainly
-        return "an object of an unnamed type"
-    name = name if type(name) is str else "?"
-    if type(module) is str and module != "builtins":
-        return f"{module}.{name}"
-    return name
 
 
 def _same(x: object, y: object, depth: int = 0) -> bool:
@@ -870,23 +844,3 @@ class _Match:
                     seat,
                     f"did not return within {limit:g} s (+{TIME_MARGIN:g} s); it was abandoned",
                 )
-
-
-_args = BaseException.__dict__["args"].__get__
-
-
-def _exc(e: BaseException) -> tuple[str, str]:
-    """The type and message of an exception a bot raised, read without its methods."""
-    if type(e) is SystemExit:
-        code = e.code if any(type(e.code) is t for t in _PLAIN) else "?"
-        return "SystemExit", f"called exit({code!r})"
-    kind = type_name(type(e)).rpartition(".")[2]
-    try:
-        args = _args(e)
-    except Exception:  # noqa: BLE001 - a strange exception is still named
-        args = ()
-    if type(args) is tuple and len(args) == 1 and type(args[0]) is str:
-        return kind, args[0][:500]
-    if type(args) is tuple and all(_plain(type(a)) for a in args):
-        return kind, repr(args)[:500] if args else ""
-    return kind, "(a message that is not plain text)"

@@ -25,6 +25,10 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, final
 
+from cardcore._botmaking import exception_text, host_for, make_bot, preference_key
+from cardcore._game import Outcome
+from cardcore._options import options_to_json
+
 __all__ = ["BotProcess", "IsolatedBot", "isolated_bot"]
 
 MAX_REPLY: Final = 1 << 20
@@ -32,6 +36,9 @@ MAX_REPLY: Final = 1 << 20
 
 START_SECONDS: Final = 60.0
 """How long a bot's process may take to start and build its bot when no limit is set."""
+
+TIME_MARGIN: Final = 0.25
+"""Seconds past ``time_limit`` after which a bot that has not answered is stopped."""
 
 
 class Refused(str):
@@ -168,8 +175,6 @@ class IsolatedBot:
         name: str | None = None,
         prefer: Mapping[str, str] | None = None,
     ) -> None:
-        from cardcore._options import options_to_json
-
         self.bot = bot
         self.options = dict(options or {})
         self.seed = seed
@@ -238,8 +243,6 @@ class IsolatedBot:
 
     def decide(self, observation: Any, legal: Sequence[Any], limit: float | None) -> Any:
         """The bot's answer to ``observation``: one of ``legal``, a text, or a Refused."""
-        from cardcore._engine import TIME_MARGIN
-
         failure = self._ready(None if limit is None else max(limit, START_SECONDS))
         if failure is not None:
             return failure
@@ -391,11 +394,8 @@ def child_main(conn: Any, parent: int) -> None:
         try:
             reply: dict[str, Any] = {"ok": True}
             if op == "new":
-                from cardcore.arena._bots import make_bot
-                from cardcore.arena._worker import host_for
-
                 prefer = message.get("prefer")
-                host = host_for(None if prefer is None else tuple(sorted(prefer.items())))
+                host = host_for(preference_key(prefer))
                 key = json.dumps([message["game"], message["options"], prefer], sort_keys=True)
                 if key not in games:
                     games[key] = host.load_game(message["game"], **message["options"])
@@ -422,17 +422,13 @@ def child_main(conn: Any, parent: int) -> None:
                         made = type(action)
                         reply = {"text": str(action), "type": f"{made.__module__}.{made.__name__}"}
             elif op == "end":
-                from cardcore._game import Outcome
-
                 hook = getattr(bot, "end_match", None)
                 if hook is not None:
                     hook(Outcome.from_json(message["outcome"]))
             else:
                 reply = {"error": f"unknown request {op!r}"}
         except (Exception, SystemExit) as e:  # noqa: BLE001 - reported as the bot's failure
-            from cardcore._engine import _exc
-
-            kind, text = _exc(e)
+            kind, text = exception_text(e)
             reply = {"error": kind, "message": text}
         try:
             conn.send_bytes(json.dumps(reply, ensure_ascii=False).encode("utf-8"))

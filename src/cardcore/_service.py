@@ -23,6 +23,7 @@ from typing import Any, Final, final
 
 import attrs
 
+from cardcore._botmaking import make_bot
 from cardcore._cards import parse_card
 from cardcore._engine import MatchRecord, accept
 from cardcore._game import Game, IllegalActionError, Outcome
@@ -208,7 +209,7 @@ class MatchService:
             for i, s in enumerate(others):
                 bot_name = bots[i % len(bots)]
                 try:
-                    table[s] = self._host.load_bot(bot_name, rules, seed=seed * 1009 + s)
+                    table[s] = make_bot(bot_name, {}, rules, seed=seed * 1009 + s, host=self._host)
                 except (PluginError, ValueError, TypeError) as e:
                     raise ServiceError(f"bot {bot_name!r}: {e}") from None
                 names[s] = bot_name

@@ -10,14 +10,13 @@ process.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, final
 
 import attrs
 
+from cardcore._botmaking import make_bot
 from cardcore._botspec import guess, is_import_path, parse_bot_spec
-from cardcore._game import Bot, Game
-from cardcore._host import PluginHost, default_host
 
 __all__ = ["BotEntry", "make_bot", "parse_bots", "resolve_bots"]
 
@@ -103,31 +102,3 @@ def resolve_bots(bots: Sequence[str | BotEntry]) -> tuple[BotEntry, ...]:
         label = base if seen[base] == 1 else f"{base}#{seen[base]}"
         out.append(attrs.evolve(e, label=label))
     return tuple(out)
-
-
-def make_bot(
-    name: str,
-    options: Mapping[str, Any],
-    game: Game[Any, Any, Any],
-    *,
-    seed: int,
-    host: PluginHost | None = None,
-) -> Bot:
-    """Build a fresh bot for one game, as :func:`cardcore.load_bot` does.
-
-    Args:
-        name: a registered id or an import path ``package.module:Attribute``.
-        options: keyword options for the bot's factory.
-        game: the game it plays.
-        seed: its seed.
-        host: the plugin host (default: installed plugins).
-
-    Returns:
-        The bot.
-
-    Raises:
-        ValueError: unknown import path, an option the bot does not declare, a value of
-            the wrong type, or a constructor cardcore cannot call.
-        LookupError: unknown bot id, or a bot that does not play this game.
-    """
-    return (host or default_host()).load_bot(name, game, seed=seed, **options)

@@ -8,12 +8,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from cardcore import __version__
+from cardcore._botmaking import host_preferences, make_bot
 from cardcore._engine import MatchRecord, RecordError, verify
 from cardcore._game import Outcome
 from cardcore._host import PluginError, PluginHost, default_host
 from cardcore._isolation import START_SECONDS, IsolatedBot
 from cardcore._options import options_to_json
-from cardcore.arena._bots import BotEntry, make_bot, resolve_bots
+from cardcore.arena._bots import BotEntry, resolve_bots
 from cardcore.arena._executors import DaskExecutor, Executor, InlineExecutor, ProcessExecutor
 from cardcore.arena._progress import Progress
 from cardcore.arena._result import ArenaConfig, ArenaResult, BotStats
@@ -33,7 +35,7 @@ from cardcore.arena._stats import (
     openskill_ratings,
 )
 from cardcore.arena._store import ArenaError, GameRow, Store
-from cardcore.arena._worker import Job, Result, host_preferences, stop_bot_processes
+from cardcore.arena._worker import Job, Result, stop_bot_processes
 
 __all__ = ["DEFAULT_TIME_LIMIT", "make_job", "run_arena"]
 
@@ -321,7 +323,6 @@ def run_arena(
     )
     run = name or game
     max_decisions = game_obj.max_decisions(n)
-    from cardcore import __version__
 
     with Store(db) as store:
         store.open_run(run, config.identity(), fresh=fresh, version=__version__)

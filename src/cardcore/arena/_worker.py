@@ -24,11 +24,10 @@ from typing import Any, final
 
 import attrs
 
-from cardcore._engine import TIME_MARGIN, MatchRecord, Watch
+from cardcore._botmaking import host_for, make_bot, preference_key
+from cardcore._engine import MatchRecord, Watch, _Match
 from cardcore._game import Game, Outcome
-from cardcore._host import PluginHost, default_host
-from cardcore._isolation import BotProcess, IsolatedBot
-from cardcore.arena._bots import make_bot
+from cardcore._isolation import TIME_MARGIN, BotProcess, IsolatedBot
 
 __all__ = ["Job", "Result", "SharedWatch", "forfeit_result", "play_job", "play_job_watched"]
 
@@ -82,24 +81,8 @@ def stop_bot_processes() -> None:
     _PROCESSES.clear()
 
 
-def host_preferences(host: PluginHost) -> dict[str, str]:
-    """The ids ``host`` takes from a chosen provider (``PluginHost(prefer=...)``), sorted.
-
-    Jobs carry them so that a worker, and each bot process, builds a host that makes the
-    same choices as the arena process's.
-    """
-    return dict(sorted(host.prefer.items()))
-
-
-@functools.lru_cache(maxsize=8)
-def host_for(prefer: tuple[tuple[str, str], ...] | None) -> PluginHost:
-    """The plugin host of a job's preferences, built once per process (``None``: default)."""
-    return default_host() if prefer is None else PluginHost(prefer=dict(prefer))
-
-
 def _prefer_key(job: Job) -> tuple[tuple[str, str], ...] | None:
-    prefer = job.get("prefer")
-    return None if prefer is None else tuple(sorted(prefer.items()))
+    return preference_key(job.get("prefer"))
 
 
 @functools.lru_cache(maxsize=8)
@@ -166,8 +149,6 @@ class _CannotStart(Exception):
 
 
 def _match(job: Job, game: Game[Any, Any, Any], watch: Watch | None) -> Any:
-    from cardcore._engine import _Match
-
     isolated = job.get("isolated") or [False] * len(job["seat_bots"])
     host = host_for(_prefer_key(job))
     bots: list[Any] = []

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from cardcore._botmaking import make_bot
 from cardcore._engine import MatchRecord, RecordError, Step, play_match, replay, verify
 from cardcore._game import IllegalActionError
 from cardcore._host import PluginError, PluginHost, default_host
@@ -263,7 +264,7 @@ def make_bots(game: Any, spec: str, n: int, seed: int, skip: Sequence[int] = ())
     bots: list[Any] = [None] * n
     for k, seat in enumerate(seats):
         name, opts = entries[k % len(entries)]
-        bot = _host().load_bot(name, game, seed=seed * 1000 + seat, **opts)
+        bot = make_bot(name, opts, game, seed=seed * 1000 + seat, host=_host())
         if getattr(bot, "name", None) is None:
             # A bot that cannot take a name is shown by its class.
             with contextlib.suppress(AttributeError, TypeError):
