@@ -19,15 +19,25 @@ import contextlib
 import json
 import os
 import signal
+import sys
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, final
 
 from cardcore._botmaking import exception_text, host_for, make_bot, preference_key
 from cardcore._game import Outcome
 from cardcore._options import options_to_json
+from cardcore._sandbox import (
+    MEMORY_LIMIT,
+    Sandbox,
+    bot_environment,
+    end_strays,
+    limit_memory,
+    process_tree,
+    reap_children,
+)
 
 __all__ = ["BotProcess", "IsolatedBot", "isolated_bot"]
 
@@ -55,10 +65,17 @@ class BotProcess:
     seat for the games of a worker); each rebuilds its own bot in it.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self, *, sandbox: Sandbox | None = None, memory: int | None = MEMORY_LIMIT
+    ) -> None:
         self._proc: Any = None
         self._conn: Any = None
         self._send: Any = None
+        self._keep: set[int] = set()
+        self.sandbox = sandbox
+        """Run under bubblewrap with this configuration (``None``: as the user)."""
+        self.memory = memory
+        """The address space the process may map, in bytes (``None``: no limit)."""
         self.owner: object = None
         """The :class:`IsolatedBot` whose bot the process holds now."""
         self.exitcode: int | None = None
@@ -68,23 +85,43 @@ class BotProcess:
         """Whether the process is running."""
         return self._proc is not None and self._proc.poll() is None
 
+    @property
+    def pid(self) -> int | None:
+        """The process id of the bot's process (of ``bwrap`` in a sandbox), if running."""
+        return None if self._proc is None else int(self._proc.pid)
+
     def ensure(self) -> None:
-        """Start the process if it is not running."""
+        """Start the process if it is not running, and wait until it is ready.
+
+        It runs in a session of its own, with :func:`~cardcore._sandbox.bot_environment`,
+        and, with :attr:`sandbox`, under ``bwrap``. Its arguments are only its pipes: the
+        rest (``sys.path``, its memory limit) comes over the pipe.
+        """
         if self.alive:
             return
         self.stop()
         import subprocess
-        import sys
         from multiprocessing.connection import Connection
 
         down_r, down_w = os.pipe()  # parent -> child
         up_r, up_w = os.pipe()  # child -> parent
+        path = [p or os.getcwd() for p in sys.path]
+        # In a sandbox the parent cannot be watched (another pid namespace): bwrap's
+        # --die-with-parent ends it instead.
+        watched = 0 if self.sandbox is not None else os.getpid()
+        argv = [sys.executable, "-c", _CHILD, str(down_r), str(up_w), str(watched)]
+        if self.sandbox is not None:
+            argv = self.sandbox.command(argv, path)
         try:
-            proc = subprocess.Popen(  # noqa: S603 - this interpreter, a fixed module
-                [sys.executable, "-c", _CHILD, str(down_r), str(up_w), str(os.getpid())],
-                pass_fds=(down_r, up_w),
-                stdin=subprocess.DEVNULL,
-                close_fds=True,
+            proc = _launch(
+                lambda: subprocess.Popen(  # noqa: S603 - this interpreter, a fixed module
+                    argv,
+                    pass_fds=(down_r, up_w),
+                    stdin=subprocess.DEVNULL,
+                    close_fds=True,
+                    env=bot_environment(),
+                    start_new_session=True,
+                )
             )
         finally:
             os.close(down_r)
@@ -93,7 +130,19 @@ class BotProcess:
         self._send = Connection(down_w, readable=False)
         self._conn = Connection(up_r, writable=False)
         self.owner = None
-        self._send.send_bytes(json.dumps({"op": "path", "path": sys.path}).encode("utf-8"))
+        hello = {"op": "path", "path": path, "memory": self.memory}
+        self._send.send_bytes(json.dumps(hello).encode("utf-8"))
+        # Ready before any bot code has run: what runs now is the process that stays.
+        if self._conn.poll(START_SECONDS):
+            with contextlib.suppress(EOFError, OSError):
+                self._conn.recv_bytes(MAX_REPLY)
+        self._keep = process_tree(proc.pid)
+
+    def end_match(self) -> int:
+        """Kill every process the bot started (its process stays); how many there were."""
+        if not self.alive:
+            return 0
+        return len(end_strays(self._proc.pid, self._keep))
 
     def call(self, message: Mapping[str, Any], timeout: float | None) -> dict[str, Any] | Refused:
         """Send one request and wait up to ``timeout`` seconds for its answer.
@@ -143,11 +192,15 @@ class BotProcess:
         if conn is not None:
             conn.close()
         if proc is not None:
+            tree = process_tree(proc.pid)
             try:
                 proc.wait(0.05)
-            except Exception:  # noqa: BLE001 - still running: kill it
-                proc.kill()
+            except Exception:  # noqa: BLE001 - still running: kill it (and its group)
+                end_strays(proc.pid, (), group=True)
                 proc.wait()
+            for pid in tree - {proc.pid}:  # what it started goes with it
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
             self.exitcode = proc.returncode
 
     def close(self) -> None:
@@ -174,6 +227,7 @@ class IsolatedBot:
         process: BotProcess | None = None,
         name: str | None = None,
         prefer: Mapping[str, str] | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.bot = bot
         self.options = dict(options or {})
@@ -190,7 +244,7 @@ class IsolatedBot:
             "prefer": None if prefer is None else dict(sorted(prefer.items())),
         }
         self._own = process is None
-        self.process = process if process is not None else BotProcess()
+        self.process = process if process is not None else BotProcess(sandbox=sandbox)
         if self._own:
             weakref.finalize(self, self.process.stop)
 
@@ -283,6 +337,7 @@ class IsolatedBot:
                 {"op": "end", "outcome": outcome.to_json()},
                 START_SECONDS if timeout is None else timeout,
             )
+        self.process.end_match()  # a seat's processes end with its match
 
     # ---- the bot protocol, for code that calls bots directly ---------------------------
 
@@ -327,6 +382,28 @@ def isolated_bot(
     return IsolatedBot(bot, game, seed=seed, options=options, name=name)
 
 
+_LAUNCHER: list[Any] = []
+_LAUNCH_LOCK = threading.Lock()
+
+
+def _launch(start: Callable[[], Any]) -> Any:
+    """Call ``start`` (which starts a process) from a thread that lives as long as this one.
+
+    ``bwrap --die-with-parent`` ends the sandbox when the *thread* that started it ends,
+    and a match may run in a helper thread that ends with the match; so processes are
+    started from the main thread or from one long-lived launcher thread.
+    """
+    if threading.current_thread() is threading.main_thread():
+        return start()
+    with _LAUNCH_LOCK:
+        if not _LAUNCHER:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _LAUNCHER.append(ThreadPoolExecutor(1, thread_name_prefix="cardcore-bot-launcher"))
+        launcher = _LAUNCHER[0]
+    return launcher.submit(start).result()
+
+
 def _text(value: object) -> str:
     return value[:500] if type(value) is str else "an unreadable error"
 
@@ -335,10 +412,16 @@ def _text(value: object) -> str:
 
 
 def _orphan_guard(parent: int) -> None:
-    """Exit when the parent process is gone, instead of lingering."""
-    while True:
+    """Exit when the parent process is gone, with whatever the bot started, not linger.
+
+    ``parent`` 0: not watched (a sandbox ends with its parent by itself).
+    """
+    while parent:
         time.sleep(0.5)
         if os.getppid() != parent:
+            with contextlib.suppress(OSError):
+                end_strays(os.getpid(), {os.getpid()})
+                os.killpg(os.getpid(), signal.SIGKILL)  # it leads its session
             os._exit(0)
 
 
@@ -347,8 +430,11 @@ _CHILD: Final = "import sys; from cardcore._isolation import child_entry; child_
 
 
 def child_entry(argv: Sequence[str]) -> None:
-    """The start of a bot's process: ``argv`` holds its two pipe ends and the parent."""
-    import sys
+    """The start of a bot's process: ``argv`` holds its two pipe ends and the parent.
+
+    The first message sets ``sys.path`` and the memory limit; the process says it is
+    ready before it runs any bot code.
+    """
     from multiprocessing.connection import Connection
 
     down, up, parent = (int(a) for a in argv)
@@ -357,6 +443,8 @@ def child_entry(argv: Sequence[str]) -> None:
     first = json.loads(recv.recv_bytes().decode("utf-8"))
     if first.get("op") == "path":
         sys.path[:] = [str(p) for p in first["path"]]
+        limit_memory(first.get("memory"))
+    send.send_bytes(b'{"ready": true}')
     child_main(_Duplex(recv, send), parent)
 
 
@@ -393,6 +481,8 @@ def child_main(conn: Any, parent: int) -> None:
             return
         try:
             reply: dict[str, Any] = {"ok": True}
+            if op in ("new", "start"):
+                reap_children()
             if op == "new":
                 prefer = message.get("prefer")
                 host = host_for(preference_key(prefer))

@@ -117,13 +117,13 @@ class HighBot(_Base):
 class LogBot(_Base):
     """Plays at random and logs its seed to ``log`` when built.
 
-    It waits ``ARENA_TESTBOTS_DELAY`` seconds (an environment variable, so that it is
+    It waits ``CARDCORE_BOT_TESTBOTS_DELAY`` seconds (an environment variable, so that it is
     not part of the arena's configuration) before each decision.
     """
 
     def __init__(self, game: object = None, *, seed: int = 0, log: str = "") -> None:
         super().__init__(game, seed=seed)
-        self.delay = float(os.environ.get("ARENA_TESTBOTS_DELAY", "0"))
+        self.delay = float(os.environ.get("CARDCORE_BOT_TESTBOTS_DELAY", "0"))
         if log:
             with Path(log).open("a", encoding="utf-8") as f:
                 f.write(f"{seed}\n")

@@ -98,8 +98,9 @@ def test_a_killed_run_resumes_without_losing_or_replaying_games(tmp_path: Path) 
         "1",
         "--db",
         str(db),
+        "--no-sandbox",  # the bot writes its log
     ]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_TESTBOTS_DELAY": "0.05"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CARDCORE_BOT_TESTBOTS_DELAY": "0.05"}
     proc = subprocess.Popen(args, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL)
     try:
         while _count(db) < 4 and proc.poll() is None:
@@ -113,7 +114,7 @@ def test_a_killed_run_resumes_without_losing_or_replaying_games(tmp_path: Path) 
     committed = {json.loads(s)[json.loads(seats).index(0)] for s, seats in before}
     log.write_text("", encoding="utf-8")
 
-    env["ARENA_TESTBOTS_DELAY"] = "0"
+    env["CARDCORE_BOT_TESTBOTS_DELAY"] = "0"
     rerun = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
     assert f"{30 - len(before)} games played now, {len(before)} reused" in rerun.stdout
     assert _count(db) == 30

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import wait
 from typing import Any, Final, Protocol, final
 
+from cardcore._sandbox import end_strays_of, process_tree
 from cardcore.arena._store import ArenaError
 from cardcore.arena._worker import (
     Job,
@@ -111,7 +112,10 @@ class _Slot:
 
     def stop(self, *, kill: bool) -> int | None:
         if kill:
+            # What its bots started goes with it (bot processes end by themselves too).
+            tree = process_tree(self.proc.pid) if self.proc.pid is not None else set()
             self.proc.kill()
+            end_strays_of(tree)
         else:
             with contextlib.suppress(OSError, ValueError):
                 self.conn.send(None)

@@ -15,6 +15,7 @@ from cardcore._game import Outcome
 from cardcore._host import PluginError, PluginHost, default_host
 from cardcore._isolation import START_SECONDS, IsolatedBot
 from cardcore._options import options_to_json
+from cardcore._sandbox import Sandbox, sandbox_problem
 from cardcore.arena._bots import BotEntry, resolve_bots
 from cardcore.arena._executors import DaskExecutor, Executor, InlineExecutor, ProcessExecutor
 from cardcore.arena._progress import Progress
@@ -97,12 +98,17 @@ def make_job(
     max_decisions: int,
     isolated: Sequence[bool] = (),
     prefer: Mapping[str, str] | None = None,
+    secret: str | None = None,
+    sandbox: Sandbox | None = None,
 ) -> Job:
     """The plain-data job of one game: deal ``deal`` in arrangement number ``index``.
 
     ``prefer`` is the plugin host's choice among providers of one id (see
     :class:`cardcore.PluginHost`): the worker and the bots' processes build their host
-    with it, so that they play the game and bots the arena process chose.
+    with it, so that they play the game and bots the arena process chose. ``secret``
+    goes into the deal seed (see :func:`~cardcore.arena.deal_seed`); ``sandbox`` is
+    where the isolated seats run. A job travels to its worker over a pipe, never on a
+    command line.
     """
     entries = config.bots
     return {
@@ -117,13 +123,16 @@ def make_job(
         "deal": deal,
         "arrangement": index,
         "seats": list(arrangement),
-        "seed": deal_seed(config.seed, deal),
+        "seed": deal_seed(config.seed, deal, secret),
         "seat_bots": [[entries[e].name, dict(entries[e].options)] for e in arrangement],
         "labels": [entries[e].label for e in arrangement],
         "bot_seeds": [bot_seed(config.seed, deal, index, s) for s in range(len(arrangement))],
         "time_limit": config.time_limit,
         "isolated": [bool(isolated and isolated[e]) for e in arrangement],
         "prefer": dict(sorted((prefer or {}).items())),
+        "sandbox": None
+        if sandbox is None
+        else {"hidden": list(sandbox.hidden), "modules": list(sandbox.modules)},
     }
 
 
@@ -184,15 +193,19 @@ def _check_bots(
     host: PluginHost,
     isolated: Sequence[bool],
     prefer: Mapping[str, str],
+    sandbox: Sandbox | None = None,
 ) -> None:
     """Build every bot once, so that a bad name or option fails before any game.
 
-    An isolated entrant is built in a process of its own, as in its games: its code
-    never runs in this process.
+    An isolated entrant is built in a process of its own (in its sandbox), as in its
+    games: its code never runs in this process.
     """
     for e, alone in zip(entries, isolated, strict=True):
         if alone:
-            with IsolatedBot(e.name, game, seed=0, options=dict(e.options), prefer=prefer) as probe:
+            probe = IsolatedBot(
+                e.name, game, seed=0, options=dict(e.options), prefer=prefer, sandbox=sandbox
+            )
+            with probe:
                 failure = probe.build(START_SECONDS)
             if failure is not None:
                 raise ArenaError(f"bot {e.label!r} {failure}")
@@ -226,6 +239,8 @@ def run_arena(
     progress: bool | None = False,
     isolation: str = "auto",
     host: PluginHost | None = None,
+    sandbox: bool = False,
+    deal_secret: bool = False,
 ) -> ArenaResult:
     """Run (or resume) a duplicate-deal tournament and return per-bot statistics.
 
@@ -266,6 +281,13 @@ def run_arena(
         host: the plugin host that provides the game and bots (default: the installed
             plugins); its preferences (``PluginHost(prefer=...)``) reach every worker
             and bot process, which build their own host with them.
+        sandbox: run the isolated bots under bubblewrap: no view of other processes,
+            no network, a read-only file system without the database or the home
+            directory (see ``docs/arena.md``); needs ``bwrap`` and an isolation mode
+            other than ``none``.
+        deal_secret: a new run draws a secret, stored with it, that goes into every
+            deal seed, so that knowing ``seed`` does not reveal the deals (``cardcore
+            arena`` always does). A resumed run uses the secret it was started with.
 
     Returns:
         The statistics of the run's first ``games`` deals.
@@ -308,7 +330,8 @@ def run_arena(
         )
     isolated = isolated_entries(entries, isolation, host)
     prefer = host_preferences(host)
-    _check_bots(entries, game_obj, host, isolated, prefer)
+    box = _sandbox(sandbox, isolation, entries, db)
+    _check_bots(entries, game_obj, host, isolated, prefer, box)
     config = ArenaConfig(
         game=game,
         preset=preset,
@@ -326,10 +349,15 @@ def run_arena(
 
     with Store(db) as store:
         store.open_run(run, config.identity(), fresh=fresh, version=__version__)
+        secret = store.deal_secret(run, draw=deal_secret)
         finished = store.finished(run)
-        rejected = _check_stored(store, run, config, plan, games, game_obj, finished)
+        rejected = _check_stored(store, run, config, plan, games, game_obj, finished, secret)
         reused = sum(1 for d, _ in finished if d < games)
         played = 0
+        # A deal's games are stored only once every seating of it is played: until then
+        # a bot that can read the database finds no record of the deal it is playing.
+        withheld: dict[int, list[GameRow]] = {}
+        stored = {d: sum(1 for dd, _ in finished if dd == d) for d, _ in finished}
 
         def jobs() -> Iterator[Job]:
             for d in range(games):
@@ -344,13 +372,19 @@ def run_arena(
                             max_decisions=max_decisions,
                             isolated=isolated,
                             prefer=prefer,
+                            secret=secret,
+                            sandbox=box,
                         )
 
         with Progress(games * len(plan), reused, enabled=progress) as bar:
 
             def done(job: Job, result: Result) -> None:
                 nonlocal played
-                store.add(run, _row(job, result))
+                deal = withheld.setdefault(job["deal"], [])
+                deal.append(_row(job, result))
+                if stored.get(job["deal"], 0) + len(deal) >= len(plan):
+                    for row in withheld.pop(job["deal"]):
+                        store.add(run, row)
                 played += 1
                 bar.advance()
 
@@ -415,6 +449,24 @@ def run_arena(
     )
 
 
+def _sandbox(
+    on: bool, isolation: str, entries: Sequence[BotEntry], db: str | Path | None
+) -> Sandbox | None:
+    """The sandbox of the isolated seats, or ``None``; refuse one that cannot run here."""
+    if not on:
+        return None
+    if isolation == "none":
+        raise ArenaError("--sandbox runs isolated bots; it cannot be used with --isolation none")
+    problem = sandbox_problem()
+    if problem is not None:
+        raise ArenaError(problem)
+    hidden: list[str] = []
+    if db is not None:
+        hidden = [str(db), *(f"{db}{end}" for end in ("-wal", "-shm", "-journal"))]
+    modules = sorted({e.name.split(":")[0] for e in entries if e.is_import_path})
+    return Sandbox(hidden=tuple(hidden), modules=tuple(modules))
+
+
 def _check_numbers(
     games: int, workers: int | None, time_limit: float | None, seed: int, players: int | None
 ) -> None:
@@ -442,6 +494,7 @@ def _check_stored(
     games: int,
     game: Any,
     finished: set[tuple[int, int]],
+    secret: str | None = None,
 ) -> list[str]:
     """Verify each stored game that would be reused; drop the ones that do not hold.
 
@@ -467,7 +520,7 @@ def _check_stored(
                 record.game != config.game
                 or dict(record.options) != options
                 or record.num_players != config.players
-                or record.seed != deal_seed(config.seed, row.deal)
+                or record.seed != deal_seed(config.seed, row.deal, secret)
                 or row.seed != record.seed
                 or tuple(row.seats) != seats
                 or record.bots != tuple(labels[e] for e in seats)

@@ -30,12 +30,22 @@ def _derive(*parts: int) -> int:
     return int.from_bytes(digest, "big") >> 1  # 63 bits: fits a signed SQLite integer
 
 
-def deal_seed(seed: int, deal: int) -> int:
+def deal_seed(seed: int, deal: int, secret: str | None = None) -> int:
     """The game seed of deal ``deal`` of an arena seeded with ``seed``.
 
-    Every arrangement of a deal uses this seed, so each one sees the same cards.
+    Every arrangement of a deal uses this seed, so each one sees the same cards. With
+    a ``secret`` (drawn at the start of a run and stored with it), nobody who knows
+    only ``seed``, as a bot may from a command line, can compute the deals.
     """
-    return _derive(seed, 0, deal)
+    if secret is None:
+        return _derive(seed, 0, deal)
+    digest = hashlib.blake2b(
+        repr((seed, 0, deal)).encode("ascii"),
+        digest_size=8,
+        key=secret.encode("utf-8")[:64],
+        person=_PERSON,
+    ).digest()
+    return int.from_bytes(digest, "big") >> 1
 
 
 def bot_seed(seed: int, deal: int, arrangement: int, seat: int) -> int:

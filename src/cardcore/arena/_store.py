@@ -204,6 +204,33 @@ class Store:
                 f"{name!r} and start it over"
             )
 
+    def deal_secret(self, run: str, *, draw: bool) -> str | None:
+        """The secret mixed into the run's deal seeds: the stored one, or one drawn now.
+
+        A secret is drawn (with ``draw``) only for a run with no games yet, so a run
+        started without one keeps its deals. It is deleted with its run.
+        """
+        import secrets
+
+        with self._guard(), self._db:
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS run_secrets (run TEXT PRIMARY KEY "
+                "REFERENCES runs(name) ON DELETE CASCADE, secret TEXT NOT NULL)"
+            )
+            row = self._db.execute(
+                "SELECT secret FROM run_secrets WHERE run = ?", (run,)
+            ).fetchone()
+            if row is not None:
+                return str(row[0])
+            if (
+                not draw
+                or self._db.execute("SELECT 1 FROM games WHERE run = ? LIMIT 1", (run,)).fetchone()
+            ):
+                return None
+            secret = secrets.token_hex(16)
+            self._db.execute("INSERT INTO run_secrets (run, secret) VALUES (?, ?)", (run, secret))
+            return secret
+
     # ---- games -------------------------------------------------------------------------
 
     def finished(self, run: str) -> set[tuple[int, int]]:

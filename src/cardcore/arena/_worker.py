@@ -13,6 +13,7 @@ from another thread. Isolated seats enforce their own limit (their process is ki
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -28,6 +29,7 @@ from cardcore._botmaking import host_for, make_bot, preference_key
 from cardcore._engine import MatchRecord, Watch, _Match
 from cardcore._game import Game, Outcome
 from cardcore._isolation import TIME_MARGIN, BotProcess, IsolatedBot
+from cardcore._sandbox import MEMORY_LIMIT, Sandbox, end_strays, limit_memory, process_tree
 
 __all__ = ["Job", "Result", "SharedWatch", "forfeit_result", "play_job", "play_job_watched"]
 
@@ -67,11 +69,34 @@ _PROCESSES: dict[int, BotProcess] = {}
 """This process's bot processes, one per seat, reused from game to game."""
 
 
-def _seat_process(seat: int) -> BotProcess:
+def _seat_process(seat: int, sandbox: Sandbox | None) -> BotProcess:
     proc = _PROCESSES.get(seat)
+    if proc is not None and proc.sandbox != sandbox:
+        proc.stop()
+        proc = None
     if proc is None:
-        proc = _PROCESSES[seat] = BotProcess()
+        proc = _PROCESSES[seat] = BotProcess(sandbox=sandbox)
     return proc
+
+
+def job_sandbox(job: Job) -> Sandbox | None:
+    """The sandbox of a job's isolated seats (``None``: they run as the user)."""
+    box = job.get("sandbox")
+    if not box:
+        return None
+    return Sandbox(hidden=tuple(box["hidden"]), modules=tuple(box["modules"]))
+
+
+def end_stray_processes() -> None:
+    """Kill what the bots of the last game started in this process (bot processes stay)."""
+    me = os.getpid()
+    keep = {me}
+    for proc in _PROCESSES.values():
+        if proc.pid is not None:
+            keep |= process_tree(proc.pid)
+    for pid in end_strays(me, keep):
+        with contextlib.suppress(OSError):  # a child of ours: collect it
+            os.waitpid(pid, os.WNOHANG)
 
 
 def stop_bot_processes() -> None:
@@ -161,7 +186,7 @@ def _match(job: Job, game: Game[Any, Any, Any], watch: Watch | None) -> Any:
                     game,
                     seed=seed,
                     options=options,
-                    process=_seat_process(seat),
+                    process=_seat_process(seat, job_sandbox(job)),
                     name=job["labels"][seat],
                     prefer=job.get("prefer"),
                 )
@@ -255,6 +280,7 @@ def worker_main(conn: Connection, cells: Any, parent: int) -> None:
     """The loop of a local worker process: receive jobs, send results, until ``None``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the arena process handles Ctrl-C
     threading.Thread(target=_orphan_guard, args=(parent,), daemon=True).start()
+    limit_memory(MEMORY_LIMIT)  # for the bots that play in this process
     watch = SharedWatch(cells)
     while True:
         try:
@@ -265,6 +291,7 @@ def worker_main(conn: Connection, cells: Any, parent: int) -> None:
             stop_bot_processes()
             return
         result = play_job(job, watch)
+        end_stray_processes()
         try:
             conn.send(result)
         except (OSError, ValueError):

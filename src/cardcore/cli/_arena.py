@@ -123,6 +123,16 @@ def register(sub: Any) -> None:
             "'process' for every bot, 'none' for no bot"
         ),
     )
+    p.add_argument(
+        "--sandbox",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=(
+            "run the isolated bots under bubblewrap (bwrap): no other processes in view, "
+            "no network, a read-only file system without the database or your home "
+            "(default: on when a bot comes from an import path or a third-party plugin)"
+        ),
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write per-bot results as CSV")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -162,6 +172,18 @@ def _print_rich(result: Any) -> None:
         console.print(line, highlight=False, markup=False)
 
 
+def _wants_sandbox(args: argparse.Namespace, bots: Any) -> bool:
+    """``--sandbox``, or by default: an untrusted bot that runs in a process of its own."""
+    if args.sandbox is not None:
+        return bool(args.sandbox)
+    if args.isolation == "none":
+        return False
+    from cardcore._host import default_host
+    from cardcore.arena._run import isolated_entries
+
+    return any(isolated_entries(bots, "auto", default_host()))
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     """Run the arena and print its report (table, or JSON with ``--json``)."""
     from cardcore.arena import parse_bots, run_arena
@@ -197,6 +219,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
             time_limit=time_limit,
             progress=False if args.no_progress else None,
             isolation=args.isolation,
+            sandbox=_wants_sandbox(args, bots),
+            deal_secret=True,
         )
     except KeyboardInterrupt:
         print(
