@@ -119,7 +119,28 @@ def end_strays(root: int, keep: Iterable[int], *, group: bool = False) -> set[in
     if group and hasattr(os, "killpg"):
         with contextlib.suppress(OSError):
             os.killpg(root, signal.SIGKILL)
+    _await_end(killed)
     return killed
+
+
+def _ended(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rpartition(")")[2].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return True
+
+
+def _await_end(pids: Iterable[int], seconds: float = 5.0) -> None:
+    """Wait (a bounded time) until killed processes have really ended."""
+    import time
+
+    left = [p for p in pids if os.path.isdir(f"/proc/{p}")]
+    deadline = time.monotonic() + seconds
+    while left and time.monotonic() < deadline:
+        left = [p for p in left if not _ended(p)]
+        if left:
+            time.sleep(0.001)
 
 
 def limit_memory(memory: object) -> None:

@@ -17,10 +17,10 @@ import attrs
 import pytest
 
 from cardcore import GameSpec, PluginHost, hookimpl
+from cardcore._botmaking import host_for
 from cardcore._host import default_host
 from cardcore._isolation import IsolatedBot
 from cardcore.arena import run_arena
-from cardcore.arena._worker import host_for
 
 
 def _twin_module() -> types.ModuleType:

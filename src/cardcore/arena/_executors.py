@@ -26,6 +26,7 @@ from typing import Any, Final, Protocol, final
 from cardcore._sandbox import end_strays_of, process_tree
 from cardcore.arena._store import ArenaError
 from cardcore.arena._worker import (
+    READY,
     Job,
     Result,
     SharedWatch,
@@ -40,6 +41,12 @@ from cardcore.arena._worker import (
 __all__ = ["DaskExecutor", "Executor", "InlineExecutor", "ProcessExecutor"]
 
 Done = Callable[[Job, Result], None]
+
+BOOTSTRAP_HINT: Final = (
+    "a script that calls run_arena must call it under 'if __name__ == \"__main__\":' "
+    "(each worker process imports the script again), or use workers=0"
+)
+"""What a worker that dies while starting most likely means."""
 
 MAX_ATTEMPTS: Final = 3
 """A game whose worker dies is played at most this many times, then forfeited."""
@@ -92,6 +99,8 @@ class _Slot:
         self.proc.start()
         child.close()
         self.jobs: collections.deque[Job] = collections.deque()
+        self.started = False
+        """Whether the worker has said it is ready (its start-up is over)."""
         self.since = 0.0
         """When the job at the head (the one being played) started, at the latest."""
 
@@ -171,6 +180,12 @@ class ProcessExecutor:
             return current, seat, code
 
         def died(slot: _Slot) -> None:
+            if not slot.started:
+                code = slot.stop(kill=True)
+                raise ArenaError(
+                    f"a worker process ended while starting (exit code {code}), before "
+                    f"playing any game; {BOOTSTRAP_HINT}"
+                )
             job, seat, code = drop(slot)
             tries = int(job.get("attempt", 1))
             if tries < MAX_ATTEMPTS:
@@ -238,6 +253,9 @@ class ProcessExecutor:
                             result = slot.conn.recv()
                         except (EOFError, OSError):
                             died(slot)
+                            continue
+                        if result == READY:
+                            slot.started = True
                             continue
                         took = float(result.get("seconds", 0.0))
                         mean = took if mean is None else 0.9 * mean + 0.1 * took

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -17,7 +18,13 @@ from cardcore._isolation import START_SECONDS, IsolatedBot
 from cardcore._options import options_to_json
 from cardcore._sandbox import Sandbox, sandbox_problem
 from cardcore.arena._bots import BotEntry, resolve_bots
-from cardcore.arena._executors import DaskExecutor, Executor, InlineExecutor, ProcessExecutor
+from cardcore.arena._executors import (
+    BOOTSTRAP_HINT,
+    DaskExecutor,
+    Executor,
+    InlineExecutor,
+    ProcessExecutor,
+)
 from cardcore.arena._progress import Progress
 from cardcore.arena._result import ArenaConfig, ArenaResult, BotStats
 from cardcore.arena._seating import (
@@ -298,6 +305,10 @@ def run_arena(
         OptionError: a bad preset or option.
     """
     started = time.perf_counter()
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise ArenaError(
+            f"run_arena was called while a worker process was starting: {BOOTSTRAP_HINT}"
+        )
     _check_numbers(games, workers, time_limit, seed, players)
     if isolation not in ISOLATIONS:
         raise ArenaError(f"isolation must be one of {', '.join(ISOLATIONS)}, not {isolation!r}")
@@ -385,7 +396,7 @@ def run_arena(
                 if stored.get(job["deal"], 0) + len(deal) >= len(plan):
                     for row in withheld.pop(job["deal"]):
                         store.add(run, row)
-                played += 1
+                played += result.get("status") == "done"  # a failed game is not played
                 bar.advance()
 
             if reused < games * len(plan):

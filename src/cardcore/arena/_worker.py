@@ -21,7 +21,7 @@ import signal
 import threading
 import time
 from multiprocessing.connection import Connection
-from typing import Any, final
+from typing import Any, Final, final
 
 import attrs
 
@@ -32,6 +32,9 @@ from cardcore._isolation import TIME_MARGIN, BotProcess, IsolatedBot
 from cardcore._sandbox import MEMORY_LIMIT, Sandbox, end_strays, limit_memory, process_tree
 
 __all__ = ["Job", "Result", "SharedWatch", "forfeit_result", "play_job", "play_job_watched"]
+
+READY: Final = "ready"
+"""What a local worker sends first, once it has started and before any job."""
 
 Job = dict[str, Any]
 """One game to play, as plain data (see :func:`cardcore.arena._run.make_job`)."""
@@ -282,6 +285,10 @@ def worker_main(conn: Connection, cells: Any, parent: int) -> None:
     threading.Thread(target=_orphan_guard, args=(parent,), daemon=True).start()
     limit_memory(MEMORY_LIMIT)  # for the bots that play in this process
     watch = SharedWatch(cells)
+    try:
+        conn.send(READY)
+    except (OSError, ValueError):
+        return
     while True:
         try:
             job = conn.recv()
