@@ -6,7 +6,7 @@ PLUGINS := $(wildcard plugins/cardcore-*)
 EXAMPLES := examples/cardcore-highcard
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest docs bench clean venv browser
+.PHONY: demo test lint typecheck pytest docs bench clean venv browser sandbox-tool
 
 $(STAMP): pyproject.toml $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/pyproject.toml)
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,15 @@ browser:
 # derandomized, no deadline, no example database. `make pytest PYTEST_WORKERS=0` runs serially.
 PYTEST_WORKERS ?= auto
 
-pytest: $(STAMP) browser
+# The arena's sandbox tests run bots under bubblewrap (Debian's package), installed when missing.
+sandbox-tool:
+	@command -v bwrap >/dev/null || { \
+	  echo "installing bubblewrap (apt-get; waits up to 10 min for a held dpkg lock)"; \
+	  apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get -o DPkg::Lock::Timeout=600 install -y -qq bubblewrap >/dev/null \
+	  || { echo "make: could not install bubblewrap (bwrap); install it yourself: sudo apt-get install bubblewrap"; exit 1; }; }
+
+pytest: $(STAMP) browser sandbox-tool
 	$(BIN)/pytest -q -p no:cacheprovider --hypothesis-profile=ci -n $(PYTEST_WORKERS) --dist loadgroup
 
 docs: $(STAMP)

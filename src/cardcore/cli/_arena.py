@@ -172,16 +172,19 @@ def _print_rich(result: Any) -> None:
         console.print(line, highlight=False, markup=False)
 
 
-def _wants_sandbox(args: argparse.Namespace, bots: Any) -> bool:
-    """``--sandbox``, or by default: an untrusted bot that runs in a process of its own."""
-    if args.sandbox is not None:
-        return bool(args.sandbox)
-    if args.isolation == "none":
-        return False
+def _untrusted(bots: Any) -> bool:
+    """Whether a bot comes from an import path or a third-party plugin."""
     from cardcore._host import default_host
     from cardcore.arena._run import isolated_entries
 
     return any(isolated_entries(bots, "auto", default_host()))
+
+
+def _wants_sandbox(args: argparse.Namespace, bots: Any) -> bool:
+    """``--sandbox``, or by default: an untrusted bot that runs in a process of its own."""
+    if args.sandbox is not None:
+        return bool(args.sandbox)
+    return args.isolation != "none" and _untrusted(bots)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -220,7 +223,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             progress=False if args.no_progress else None,
             isolation=args.isolation,
             sandbox=_wants_sandbox(args, bots),
-            deal_secret=True,
+            deal_secret=_untrusted(bots),
         )
     except KeyboardInterrupt:
         print(
