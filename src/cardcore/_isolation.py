@@ -419,7 +419,7 @@ def _orphan_guard(parent: int) -> None:
     while parent:
         time.sleep(0.5)
         if os.getppid() != parent:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, AttributeError):  # killpg: POSIX only
                 end_strays(os.getpid(), {os.getpid()})
                 os.killpg(os.getpid(), signal.SIGKILL)  # it leads its session
             os._exit(0)
