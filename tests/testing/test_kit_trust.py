@@ -337,10 +337,10 @@ def test_records_name_the_configuration(tmp_path: Path) -> None:
     )
     assert report.ok
     # A failing game id run: every configuration's record carries its own options.
-    from cardcore.testing._kit import _record_failure
+    from cardcore.testing._records import record_failure
 
-    a = _record_failure(Highcard(), 2, 5, ["play 2♣"], "no-leaks", tmp_path, "preset=quick")
-    b = _record_failure(
+    a = record_failure(Highcard(), 2, 5, ["play 2♣"], "no-leaks", tmp_path, "preset=quick")
+    b = record_failure(
         Highcard(HighcardOptions(ace="low")),
         2,
         5,
