@@ -18,7 +18,7 @@ from typing import Any, Final
 from cardcore._game import Game
 from cardcore.testing._clock import alarm
 from cardcore.testing._context import Context
-from cardcore.testing._errors import CheckFailed, require
+from cardcore.testing._errors import CheckFailed, KitTimeout, require
 from cardcore.testing._report import CheckResult
 
 __all__ = ["action_checks", "copy_checks", "hash_seed_checks", "seed_check"]
@@ -94,6 +94,8 @@ def hash_seed_checks(
         try:
             with alarm(timeout + 1.0):
                 local[key] = [fingerprint(g, n, s, timeout) for s in seeds]
+        except KitTimeout:
+            local[key] = {"error": f"ChildTimeoutError: a call ran over {timeout:g} s"}
         except Exception as e:  # noqa: BLE001 - the random-play checks report crashes
             local[key] = {"error": f"{type(e).__name__}: {e}"}
     if not request_jobs:
@@ -101,7 +103,9 @@ def hash_seed_checks(
     request = json.dumps(
         {"jobs": request_jobs, "seeds": seeds, "timeout": timeout, "path": sys.path}
     )
-    limit = timeout * len(request_jobs) + 60.0
+    # Each job ends by itself within its time limit (plus the alarm's second); the rest is
+    # for a fresh interpreter to start and load the plugins on a busy machine.
+    limit = (timeout + 1.0) * len(request_jobs) + 30.0
     procs = []
     for hs in _HASH_SEEDS:
         env = {**os.environ, "PYTHONHASHSEED": hs}

@@ -39,5 +39,9 @@ def require(cond: bool, prop: str, message: str | Callable[[], str]) -> None:
         raise CheckFailed(prop, message() if callable(message) else message)
 
 
-class KitTimeout(Exception):
-    """The running game passed its deadline."""
+class KitTimeout(BaseException):
+    """The running game passed its deadline.
+
+    Not an :class:`Exception`: a check that catches what a game raises (``except
+    Exception``) must not take the deadline for the game's own error.
+    """

@@ -56,15 +56,22 @@ def _check_config(
     label: str = "given options",
     timeout: float = DEFAULT_TIMEOUT,
     tick: Callable[[], None] | None = None,
+    declared: bool | None = None,
+    seen: dict[str, Any] | None = None,
 ) -> CheckResult:
-    """Run the random-play checks with Hypothesis; shrink and record a failure."""
+    """Run the random-play checks with Hypothesis; shrink and record a failure.
+
+    ``declared`` is the game's declared scoring direction (``GameSpec.higher_is_better``);
+    ``seen`` receives the direction the outcomes showed (``"direction"``: ``True`` when
+    higher scores won, ``None`` when no outcome told).
+    """
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
     from hypothesis import strategies as st
 
     failure: dict[str, Any] = {}
     prefix = 120
-    shared: dict[str, Any] = {}
+    shared: dict[str, Any] = {"declared": declared}
     where = f"{g.name} ({label}, {n} players)"
 
     @hseed(seed)
@@ -124,7 +131,15 @@ def _check_config(
             raise AssertionError(f"[no-crash] {message}") from None
 
     try:
-        seed_check(g, n)
+        try:
+            with alarm(timeout + 1.0):
+                seed_check(g, n)
+        except KitTimeout:
+            message = (
+                f"the check 'seed' ran over the time limit of {timeout:g} s in {where}, "
+                f"dealing six games (a call that never returns)"
+            )
+            return CheckResult("time-out", False, message)
         run()
     except CheckFailed as f:
         return CheckResult(f.prop, False, f.message)
@@ -135,6 +150,9 @@ def _check_config(
             g, n, failure["seed"], failure["actions"], failure["prop"], failure_dir, label
         )
         return CheckResult(failure["prop"], False, failure["message"], path)
+    finally:
+        if seen is not None:
+            seen["direction"] = shared.get("direction")
     return CheckResult("all", True)
 
 
@@ -183,8 +201,10 @@ def run_checks(
     host = host or default_host()
     builds: list[tuple[str, Game[Any, Any, Any], Mapping[str, Any] | None]] = []
     ident: Mapping[str, Any] | None
+    declared: bool | None = None
     if isinstance(game, str):
         spec = host.game_spec(game)
+        declared = spec.higher_is_better
         for cfg in configs if configs is not None else configurations(spec):
             opts = build_options(spec.options_type, spec.presets, cfg.preset, cfg.overrides)
             ident = {"game": game, "preset": cfg.preset, "overrides": dict(cfg.overrides)}
@@ -205,28 +225,72 @@ def run_checks(
                 raise ValueError(f"{name} plays {g.min_players}-{g.max_players} players, not {n}")
             tasks.append((label, n, g, ident))
     out_dir = Path(failure_dir)
+    directions: list[bool | None] = [None] * len(tasks)
     if jobs > 1 and own_host and len(tasks) > 1 and all(t[3] is not None for t in tasks):
-        results = _run_parallel(tasks, jobs, games, seed, out_dir, timeout, stats, progress, tick)
+        results = _run_parallel(
+            tasks, jobs, games, seed, out_dir, timeout, stats, progress, tick, directions
+        )
     else:
         results = []
-        for label, n, g, _ in tasks:
+        for i, (label, n, g, _) in enumerate(tasks):
             if progress is not None:
                 progress(f"{name} {label} players={n}")
+            seen: dict[str, Any] = {}
             result = _check_config(
-                g, n, games, seed, out_dir, stats, label=label, timeout=timeout, tick=tick
+                g,
+                n,
+                games,
+                seed,
+                out_dir,
+                stats,
+                label=label,
+                timeout=timeout,
+                tick=tick,
+                declared=declared,
+                seen=seen,
             )
+            directions[i] = seen.get("direction")
             results.append((label, n, result))
+    if declared is None:
+        _one_direction(results, directions)
     report.results.extend(results)
     if hash_seeds:
         if progress is not None:
             progress(f"{name}: seeded games in two fresh processes with other hash seeds")
         # A fresh process knows only the installed plugins: with another host, the
-        # games travel as pickles instead of ids.
-        shipped = tasks if own_host else [(lb, k, g, None) for lb, k, g, _ in tasks]
+        # games travel as pickles instead of ids. A configuration whose random games ran
+        # over the time limit has its verdict: it is not played again.
+        kept = [t for t, (_, _, r) in zip(tasks, results, strict=True) if r.property != "time-out"]
+        shipped = kept if own_host else [(lb, k, g, None) for lb, k, g, _ in kept]
         for (label, n), result in hash_seed_checks(shipped, seed, timeout).items():
             report.results.append((label, n, result))
     report.games_played, report.decisions = stats
     return report
+
+
+def _one_direction(
+    results: list[tuple[str, int, CheckResult]], directions: Sequence[bool | None]
+) -> None:
+    """Fail the configurations whose outcomes score the other way from the first one's."""
+    first = next((i for i, d in enumerate(directions) if d is not None), None)
+    if first is None:
+        return
+    way = directions[first]
+    for i, d in enumerate(directions):
+        label, n, result = results[i]
+        if d is not None and d != way and result.passed:
+            results[i] = (
+                label,
+                n,
+                CheckResult(
+                    "outcome",
+                    False,
+                    f"{'higher' if d else 'lower'} scores win here, but "
+                    f"{'higher' if way else 'lower'} ones in {results[first][0]} "
+                    f"({results[first][1]} players): a game scores the same way in every "
+                    f"configuration (GameSpec.higher_is_better declares which)",
+                ),
+            )
 
 
 def _job(
@@ -237,15 +301,25 @@ def _job(
     seed: int,
     failure_dir: str,
     timeout: float,
-) -> tuple[CheckResult, int, int]:
+) -> tuple[CheckResult, int, int, bool | None]:
     """One configuration and player count, in a worker process (default plugin host)."""
     spec = default_host().game_spec(ident["game"])
     opts = build_options(spec.options_type, spec.presets, ident["preset"], ident["overrides"])
     stats = [0, 0]
+    seen: dict[str, Any] = {}
     result = _check_config(
-        spec.factory(opts), n, games, seed, Path(failure_dir), stats, label=label, timeout=timeout
+        spec.factory(opts),
+        n,
+        games,
+        seed,
+        Path(failure_dir),
+        stats,
+        label=label,
+        timeout=timeout,
+        declared=spec.higher_is_better,
+        seen=seen,
     )
-    return result, stats[0], stats[1]
+    return result, stats[0], stats[1], seen.get("direction")
 
 
 def _run_parallel(
@@ -258,8 +332,12 @@ def _run_parallel(
     stats: list[int],
     progress: Callable[[str], None] | None,
     tick: Callable[[], None] | None,
+    directions: list[bool | None],
 ) -> list[tuple[str, int, CheckResult]]:
-    """Check the configurations in ``jobs`` worker processes; results in task order."""
+    """Check the configurations in ``jobs`` worker processes; results in task order.
+
+    ``directions`` receives, by task, the scoring direction its outcomes showed.
+    """
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -276,7 +354,7 @@ def _run_parallel(
                 i = futures[fut]
                 label, n = tasks[i][0], tasks[i][1]
                 try:
-                    result, played, decisions = fut.result()
+                    result, played, decisions, directions[i] = fut.result()
                 except Exception as e:  # noqa: BLE001 - a worker died: report, keep the rest
                     result = CheckResult(
                         "no-crash", False, f"the worker process failed: {type(e).__name__}: {e}"

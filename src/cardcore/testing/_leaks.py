@@ -17,7 +17,18 @@ from cardcore.testing._context import Context, who
 from cardcore.testing._errors import CheckFailed, require
 from cardcore.testing._values import difference, perturb
 
-__all__ = ["hidden_checks", "leak_text", "legal_rule", "public_fields", "redeal_checks"]
+__all__ = [
+    "Forms",
+    "forms",
+    "hidden_checks",
+    "leak_text",
+    "legal_rule",
+    "public_fields",
+    "redeal_checks",
+]
+
+Forms = tuple[Any, str | None]
+"""An observation's JSON form (``to_json()``) and text form (the game's ``render``)."""
 
 _MASK64: Final = (1 << 64) - 1
 
@@ -27,6 +38,11 @@ def leak_text(seat: int, how: str, path: str, equal: bool) -> str:
     name = who(seat)
     if path.startswith("legal_actions"):
         text = f"{name}'s legal actions change when {how} (a legal-action leak)"
+        if "._" in path:
+            text += (
+                f"; they keep it in a private attribute ({path}), which a bot can read: "
+                "legal actions must hold only what the seat may know"
+            )
     elif path.startswith("table"):
         text = f"{name} sees cards it does not know: its table view ({path}) changes when {how}"
     else:
@@ -112,6 +128,12 @@ def hidden_checks(ctx: Context, s: Any, obs_all: list[Any]) -> None:
         raise CheckFailed("no-leaks", leak_text(seat, how, where, obs == seen))
 
 
+def forms(ctx: Context, obs: Any) -> Forms:
+    """The forms in which an observation leaves the library: JSON and text."""
+    render = getattr(ctx.game, "render", None)
+    return obs.to_json(), (render(obs) if callable(render) else None)
+
+
 def redeal_checks(
     ctx: Context,
     s: Any,
@@ -119,11 +141,17 @@ def redeal_checks(
     cur: int | None,
     legal: Sequence[Any],
     obs: Any,
+    shown: Forms | None = None,
 ) -> None:
-    """The same state with the cards this seat does not know dealt differently."""
+    """The same state with the cards this seat does not know dealt differently.
+
+    With ``shown`` (the observation's forms, made right after it), the forms of the
+    redealt observation must be the same too: they follow from the observation alone.
+    """
     g = ctx.game
     redealt = attrs.evolve(s, table=sample_table(s.table.view(seat), ctx.rng))
     obs_r = g.observe(redealt, seat)
+    shown_r = forms(ctx, obs_r) if shown is not None else None
     where = difference(obs, obs_r)
     if where is not None:
         raise CheckFailed(
@@ -136,6 +164,35 @@ def redeal_checks(
             g.legal_actions(redealt) == legal,
             "no-leaks",
             f"seat {seat}'s legal actions depend on cards it does not know",
+        )
+    if shown is not None and shown_r is not None:
+        _forms_checks(seat, shown, shown_r)
+
+
+def _forms_checks(seat: int, shown: Forms, shown_r: Forms) -> None:
+    """The JSON and text forms of two equal observations must be equal."""
+    how = (
+        "changes when the cards it does not know are redealt, though the observation itself "
+        "does not: it must follow from the observation alone (not from a remembered state "
+        "or anything else)"
+    )
+    where = None if shown[0] == shown_r[0] else difference(shown[0], shown_r[0]) or "a value"
+    if where is not None:
+        raise CheckFailed(
+            "no-leaks",
+            f"{who(seat)}'s observation in JSON (to_json) {how}; it differs at {where}",
+        )
+    if shown[1] != shown_r[1]:
+        a, b = (shown[1] or "").splitlines(), (shown_r[1] or "").splitlines()
+        i = next(
+            (k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+        )
+        line = a[i] if i < len(a) else "(no line)"
+        other = b[i] if i < len(b) else "(no line)"
+        raise CheckFailed(
+            "no-leaks",
+            f"{who(seat)}'s observation as text (the game's render) {how}; line {i + 1} "
+            f"reads {line!r}, then {other!r}",
         )
 
 

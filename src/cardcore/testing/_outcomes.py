@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from cardcore._game import Outcome
 from cardcore.testing._context import Context
 from cardcore.testing._errors import require
 
 __all__ = ["outcome_checks"]
+
+_POINTS: Final = {True: "more points", False: "fewer points"}
 
 
 def outcome_checks(ctx: Context, out: Outcome) -> None:
@@ -55,6 +59,17 @@ def outcome_checks(ctx: Context, out: Outcome) -> None:
         f"placing {out.placing} does not follow the scores {out.scores} "
         f"(whether higher or lower scores win)",
     )
+    declared = ctx.shared.get("declared")
+    if declared is not None:
+        require(
+            any(higher is declared for higher, _ in fits),
+            "outcome",
+            lambda: (
+                f"the game declares that {_POINTS[declared]} win (GameSpec.higher_is_better), "
+                f"but placing {out.placing} follows the scores {out.scores} the other way"
+            ),
+        )
+        fits = [fit for fit in fits if fit[0] is declared]
     direction = ctx.shared.get("direction")
     if len(fits) == 1:
         higher = fits[0][0]

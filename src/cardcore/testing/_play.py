@@ -20,7 +20,7 @@ from cardcore.testing._context import Context
 from cardcore.testing._determinisation import continue_from_sample, sample_checks
 from cardcore.testing._determinism import action_checks, copy_checks
 from cardcore.testing._errors import CheckFailed, require
-from cardcore.testing._leaks import hidden_checks, legal_rule, redeal_checks
+from cardcore.testing._leaks import Forms, forms, hidden_checks, legal_rule, redeal_checks
 from cardcore.testing._outcomes import outcome_checks
 from cardcore.testing._records import json_checks, replay_checks
 
@@ -63,14 +63,24 @@ def state_checks(ctx: Context, s: Any) -> None:
         require(len(set(legal)) == len(legal), "progress", "legal actions contain duplicates")
         require(g.outcome(s) is None, "outcome", "a live game already has an outcome")
     ctx.clock.at("observation-legal")
-    obs_all = [g.observe(s, seat) for seat in ctx.seats]
+    # One seat a step, in rotation (the onlooker too), has its observation's JSON and
+    # text forms made right after the observation and compared with those of the
+    # redealt one: a form that depends on anything but the observation shows.
+    probe = ctx.seats[ctx.clock.step % len(ctx.seats)]
+    obs_all = []
+    shown: Forms | None = None
+    for seat in ctx.seats:
+        obs = g.observe(s, seat)
+        obs_all.append(obs)
+        if seat == probe:
+            shown = forms(ctx, obs)
     ctx.observations.append(obs_all)
     for seat, obs in zip(ctx.seats, obs_all, strict=True):
         legal_rule(ctx, obs, seat, cur, legal)
     ctx.clock.at("no-leaks")
     hidden_checks(ctx, s, obs_all)
     for seat, obs in zip(ctx.seats, obs_all, strict=True):
-        redeal_checks(ctx, s, seat, cur, legal, obs)
+        redeal_checks(ctx, s, seat, cur, legal, obs, shown if seat == probe else None)
     ctx.clock.at("determinisation")
     for seat, obs in zip(ctx.seats[:-1], obs_all[:-1], strict=True):
         sample_checks(ctx, s, seat, cur, legal, obs)
@@ -83,7 +93,8 @@ def state_checks(ctx: Context, s: Any) -> None:
     extra = ctx.clock.step % ctx.n
     for seat, obs in zip(ctx.seats, obs_all, strict=True):
         if every or seat in (cur, SPECTATOR, extra):
-            json_checks(ctx, obs, seat)
+            data = shown[0] if shown is not None and seat == probe else obs.to_json()
+            json_checks(ctx, obs, seat, data)
 
 
 def illegal_checks(ctx: Context, s: Any, legal: Sequence[Any]) -> None:

@@ -22,8 +22,8 @@ from cardcore.testing._errors import CheckFailed, require
 __all__ = ["json_checks", "record_failure", "replay_checks"]
 
 
-def json_checks(ctx: Context, obs: Any, seat: int) -> None:
-    data = obs.to_json()
+def json_checks(ctx: Context, obs: Any, seat: int, data: Any) -> None:
+    """The observation's JSON form ``data`` is JSON and reads back as an equal observation."""
     try:
         text = json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError) as e:
