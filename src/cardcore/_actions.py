@@ -508,6 +508,10 @@ class _ActionsOf(LazyActions[A]):
     def _item(self, index: int) -> A:
         return self._item_of(index)
 
+    def __repr__(self) -> str:
+        _, _, rest = LazyActions.__repr__(self).partition("(")
+        return f"LazyActions.of({rest}"
+
     def __contains__(self, value: object) -> bool:
         if self._contains is None:
             return LazyActions.__contains__(self, value)
