@@ -394,3 +394,22 @@ def test_a_lazy_sequence_needs_only_len_and_item() -> None:
     assert tuple(e) == (0, 2, 4, 6) and 4 in e and 5 not in e and e[-2] == 4
     assert list(reversed(e)) == [6, 4, 2, 0] and e[::2] == (0, 4)
     assert Evens(4) == Evens(4) and Evens(3) != Evens(4)
+
+
+def test_lazy_actions_of_builds_each_action_when_read() -> None:
+    """LazyActions.of: a length and a function of the index; membership by the given test."""
+    reads: list[int] = []
+
+    def item(i: int) -> str:
+        reads.append(i)
+        return f"a{i}"
+
+    legal = LazyActions.of(4, item, contains=lambda v: isinstance(v, str) and v[:1] == "a")
+    assert len(legal) == 4 and reads == []
+    assert legal[2] == "a2" and reads == [2]
+    assert legal == ("a0", "a1", "a2", "a3")
+    assert "a9" in legal and "b1" not in legal
+    assert "a1" in LazyActions.of(2, item) and "a7" not in LazyActions.of(2, item)
+    assert repr(legal).startswith("LazyActions.of(4 actions: a0, a1, a2, a3")
+    with pytest.raises(ValueError, match="count must be at least 0"):
+        LazyActions.of(-1, item)

@@ -33,6 +33,7 @@ from cardcore._cards import Card, parse_cards
 __all__ = ["CardAction", "CardSubsets", "ConcatActions", "LazyActions", "WordAction"]
 
 A = TypeVar("A")
+B = TypeVar("B")
 C = TypeVar("C", bound="CardAction")
 
 _CARDS: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
@@ -398,9 +399,43 @@ class LazyActions(Sequence[A]):
     hashes like that tuple, so observations holding one stay comparable values.
 
     The actions must be fixed when the sequence is made: a lazy sequence is a value.
+
+    A lazy sequence reaches the bots inside an observation, every attribute of it, the
+    private ones too (``obs.legal_actions._state`` is one line of Python away). So it
+    holds only what the seat to move may know, such as its own hand's mask or a public
+    count, never the state: :meth:`of` builds one from a length and a function of the
+    index that closes over just that, and the conformance kit compares every attribute
+    it keeps (and whatever its functions close over) when it redeals the cards the seat
+    does not know.
     """
 
     __slots__ = ()
+
+    @staticmethod
+    def of(
+        count: int,
+        item: Callable[[int], B],
+        *,
+        contains: Callable[[object], bool] | None = None,
+    ) -> LazyActions[B]:
+        """A lazy sequence of ``count`` actions, the one at index ``i`` being ``item(i)``.
+
+        For example, with ``hand`` the mover's cards (a tuple, or a mask turned into
+        one): ``LazyActions.of(len(hand), lambda i: Play(hand[i]))``. Let ``item`` (and
+        ``contains``) close over what the mover may know, derived from the state before
+        the call, never over the state itself: a bot can read a closure's variables.
+
+        Args:
+            count: how many actions there are.
+            item: the action at an index from 0 to ``count - 1``.
+            contains: a cheap membership test (default: read every action).
+
+        Raises:
+            ValueError: ``count`` is negative.
+        """
+        if count < 0:
+            raise ValueError(f"LazyActions.of: count must be at least 0, not {count}")
+        return _ActionsOf(count, item, contains)
 
     @abstractmethod
     def __len__(self) -> int:
@@ -453,6 +488,34 @@ class LazyActions(Sequence[A]):
         shown = ", ".join(str(a) for a in self[:4])
         more = ", ..." if n > 4 else ""
         return f"{type(self).__name__}({n} actions: {shown}{more})"
+
+
+class _ActionsOf(LazyActions[A]):
+    """What :meth:`LazyActions.of` returns: a length, a function of the index, a test."""
+
+    __slots__ = ("_contains", "_count", "_item_of")
+
+    def __init__(
+        self, count: int, item: Callable[[int], A], contains: Callable[[object], bool] | None
+    ) -> None:
+        self._count = count
+        self._item_of = item
+        self._contains = contains
+
+    def __len__(self) -> int:
+        return self._count
+
+    def _item(self, index: int) -> A:
+        return self._item_of(index)
+
+    def __repr__(self) -> str:
+        _, _, rest = LazyActions.__repr__(self).partition("(")
+        return f"LazyActions.of({rest}"
+
+    def __contains__(self, value: object) -> bool:
+        if self._contains is None:
+            return LazyActions.__contains__(self, value)
+        return self._contains(value)
 
 
 class _SegmentedActions(LazyActions[A]):

@@ -514,6 +514,10 @@ class GameSpec:
     """One line for listings."""
     rules_version: str = "1"
     """Version of the rules text implemented."""
+    higher_is_better: bool | None = None
+    """Whether more points win (``True``) or fewer (``False``), in every configuration;
+    ``None``: not declared. The conformance kit checks every outcome against it (and,
+    undeclared, that every configuration scores the same way)."""
     distribution: str = ""
     """The distribution providing it (filled in by the plugin host)."""
     version: str = ""

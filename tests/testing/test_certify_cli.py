@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
 
 from cardcore.cli import main
+from cardcore_highcard import Highcard, HighcardState, Play
 
 
 @pytest.mark.parametrize(
@@ -99,3 +101,79 @@ def test_jobs_give_the_same_report(capsys: pytest.CaptureFixture[str], tmp_path:
     two = json.loads(capsys.readouterr().out)
     for key in ("certified", "configurations", "games", "decisions", "properties"):
         assert one[key] == two[key], key
+
+
+class _HangsInApply(Highcard):  # type: ignore[misc]
+    """A call that never returns, at the second card of every game."""
+
+    def apply(self, state: HighcardState, action: Play) -> HighcardState:
+        if state.table.orders[1 + len(state.wins)]:
+            while True:
+                time.sleep(0.05)
+        return super().apply(state, action)
+
+
+def test_certify_ends_a_never_ending_game_with_a_verdict(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A game that never ends is stopped by --timeout in each configuration and reported."""
+    import cardcore.cli
+    import cardcore.testing._kit
+    from cardcore import GameSpec, Plugin, PluginHost
+    from cardcore_highcard import PRESETS, HighcardOptions
+
+    host = PluginHost(load_entrypoints=False)
+    spec = GameSpec(
+        name="highcard",
+        title="High card",
+        factory=_HangsInApply,
+        options_type=HighcardOptions,
+        presets=PRESETS,
+        min_players=2,
+        max_players=4,
+    )
+    host.register(Plugin(games=[spec]), name="hangs")
+    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    monkeypatch.setattr(cardcore.testing._kit, "default_host", lambda: host)
+    args = [
+        "certify",
+        "highcard",
+        "--preset",
+        "quick",
+        "--players",
+        "2",
+        "--timeout",
+        "1",
+        "-j",
+        "1",
+    ]
+    assert main([*args, "--games", "2", "--failure-dir", str(tmp_path), "-q"]) == 1
+    out = capsys.readouterr().out
+    verdicts = [line for line in out.splitlines() if line.startswith("FAILED ")]
+    assert verdicts, out
+    for line in verdicts:
+        assert line.startswith("FAILED time-out"), line
+        assert "ran over the time limit of 1 s" in line, line
+    assert out.rstrip().endswith("NOT certified")
+
+
+def test_certify_leaves_no_hypothesis_folder_behind(tmp_path: Path) -> None:
+    """The kit's Hypothesis caches stay out of the folder certify runs in."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    args = ["certify", "highcard", "--preset", "default", "--players", "4", "--games", "3"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cardcore", *args, "-j", "1", "-q"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "certified" in done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -287,11 +287,34 @@ def test_a_call_that_never_returns_times_out(tmp_path: Path) -> None:
     assert "never returns" in str(err)
 
 
-def test_the_hash_seed_check_has_a_time_limit_too(tmp_path: Path) -> None:
-    report = run_checks(NeverEnds(), players=[2], games=1, failure_dir=tmp_path, timeout=1.0)
-    props = {r.property for _, _, r in report.failures()}
-    assert props == {"time-out"}
-    assert any("hash-seed" in r.message for _, _, r in report.failures())
+class HangsInApply(Highcard):  # type: ignore[misc]
+    """A call that never returns, at the second card of every game."""
+
+    def apply(self, state: HighcardState, action: Play) -> HighcardState:
+        if _played(state) == 1:
+            while True:
+                time.sleep(0.05)
+        return super().apply(state, action)
+
+
+def test_the_hash_seed_check_has_a_time_limit_too() -> None:
+    """The hash-seed check ends a game that never ends, and a call that never returns."""
+    from cardcore.testing._determinism import hash_seed_checks
+
+    for broken in (NeverEnds(), HangsInApply()):
+        found = hash_seed_checks([("given options", 2, broken, None)], 0, 1.0)
+        result = found[("given options", 2)]
+        assert result.property == "time-out", result
+        assert "ran over the time limit of 1 s" in result.message, result.message
+
+
+def test_a_game_that_times_out_is_not_played_again(tmp_path: Path) -> None:
+    """Once its random games ran over the limit, a game is not replayed in fresh processes."""
+    for broken in (NeverEnds(), HangsInApply()):
+        report = run_checks(broken, players=[2], games=1, failure_dir=tmp_path, timeout=1.0)
+        failures = report.failures()
+        assert [r.property for _, _, r in failures] == ["time-out"], failures
+        assert "hash-seed" not in failures[0][2].message
 
 
 # ---- failure records ---------------------------------------------------------------------
@@ -337,10 +360,10 @@ def test_records_name_the_configuration(tmp_path: Path) -> None:
     )
     assert report.ok
     # A failing game id run: every configuration's record carries its own options.
-    from cardcore.testing._kit import _record_failure
+    from cardcore.testing._records import record_failure
 
-    a = _record_failure(Highcard(), 2, 5, ["play 2♣"], "no-leaks", tmp_path, "preset=quick")
-    b = _record_failure(
+    a = record_failure(Highcard(), 2, 5, ["play 2♣"], "no-leaks", tmp_path, "preset=quick")
+    b = record_failure(
         Highcard(HighcardOptions(ace="low")),
         2,
         5,

@@ -502,6 +502,12 @@ def cmd_certify(args: argparse.Namespace) -> int:
         )
         sys.stderr.flush()
 
+    # Hypothesis keeps caches in ./.hypothesis unless told otherwise: the kit's go to a
+    # temporary folder (shared with the worker processes), not to the user's folder.
+    store = "HYPOTHESIS_STORAGE_DIRECTORY"
+    scratch = None if os.environ.get(store) else tempfile.TemporaryDirectory(prefix="cardcore-")
+    if scratch is not None:
+        os.environ[store] = scratch.name
     try:
         report = run_checks(
             args.game,
@@ -515,6 +521,9 @@ def cmd_certify(args: argparse.Namespace) -> int:
             jobs=jobs,
         )
     finally:
+        if scratch is not None:
+            del os.environ[store]
+            scratch.cleanup()
         if show:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()

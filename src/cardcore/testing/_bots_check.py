@@ -15,15 +15,15 @@ import enum
 import inspect
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from cardcore._botspec import bot_options
-from cardcore._game import BotSpec
+from cardcore._game import BotSpec, Game
 from cardcore._host import PluginHost, default_host
-from cardcore.testing._kit import ConformanceError
+from cardcore.testing._errors import ConformanceError
 
-__all__ = ["bot_option_problems", "check_bot_options"]
+__all__ = ["bot_option_problems", "check_bot", "check_bot_options"]
 
 _TEXT_TYPES: tuple[type, ...] = (bool, int, float, str)
 
@@ -96,3 +96,56 @@ def check_bot_options(
     problems = bot_option_problems(factory)
     if problems:
         raise ConformanceError("bot-options", f"bot {label!r}: " + "; ".join(problems))
+
+
+def check_bot(
+    bot: str,
+    game: str | Game[Any, Any, Any],
+    *,
+    options: Mapping[str, Any] | None = None,
+    games: int = 3,
+    players: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+    host: PluginHost | None = None,
+) -> None:
+    """Check a bot: declared options, legal, crash-free, within its time limit, reproducible.
+
+    It must declare its options (:func:`check_bot_options`), only return legal actions,
+    never crash, keep to ``time_limit`` and play the same way for the same seed.
+
+    The bot plays every seat in turn against ``random`` through :func:`cardcore.play_match`,
+    so it only ever receives observations.
+
+    Raises:
+        ConformanceError: property ``bot-options``, ``bot-legal`` (forfeit: an illegal
+            action, a crash or running over ``time_limit``) or ``bot-determinism``.
+    """
+    from cardcore._engine import play_match
+
+    host = host or default_host()
+    check_bot_options(bot, host=host)
+    g = host.load_game(game) if isinstance(game, str) else game
+    n = players or g.min_players
+    opts = dict(options or {})
+    for k in range(games):
+        seat = k % n
+        records = []
+        for _ in range(2):
+            seats = [
+                host.load_bot(bot, g, seed=seed + k, **opts)
+                if i == seat
+                else host.load_bot("random", g, seed=seed + 100 * k + i)
+                for i in range(n)
+            ]
+            rec = play_match(g, seats, seed=seed + k, time_limit=time_limit)
+            assert rec.outcome is not None
+            if rec.outcome.forfeit is not None:
+                raise ConformanceError(
+                    "bot-legal", f"{bot} on {g.name}, seat {seat}: {rec.outcome.reason}"
+                )
+            records.append(rec)
+        if records[0] != records[1]:
+            raise ConformanceError(
+                "bot-determinism", f"{bot} on {g.name}: the same seed gave different games"
+            )

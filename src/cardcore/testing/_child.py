@@ -18,15 +18,18 @@ import importlib.util
 import json
 import pickle
 import random
+import signal
 import sys
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from cardcore._table import SPECTATOR
 from cardcore.testing._values import canonical
 
 __all__ = ["fingerprint", "game_payload", "main"]
+
+T = TypeVar("T")
 
 
 class ChildTimeoutError(Exception):
@@ -130,6 +133,30 @@ def _build(payload: Mapping[str, Any]) -> Any:
     return _Unpickler(data, payload.get("files", {})).load()
 
 
+def _within(seconds: float, f: Callable[..., T], *args: Any) -> T:
+    """``f(*args)``, interrupted when it runs over ``seconds`` (a call that never returns).
+
+    The fingerprint looks at its deadline between steps; the alarm (POSIX) ends a step
+    that never does, so that the checking process gets an answer instead of waiting.
+
+    Raises:
+        ChildTimeoutError: the call ran over ``seconds`` (plus a second).
+    """
+    if not hasattr(signal, "setitimer"):
+        return f(*args)
+
+    def ring(signum: int, frame: object) -> None:
+        raise ChildTimeoutError(f"a call ran over {seconds:g} s and did not return")
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds + 1.0)
+    try:
+        return f(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def main() -> None:
     """Read jobs from stdin, print fingerprints to stdout."""
     request = json.load(sys.stdin)
@@ -137,11 +164,12 @@ def main() -> None:
         if p not in sys.path:
             sys.path.append(p)
     results: dict[str, Any] = {}
+    timeout = float(request["timeout"])
     for job in request["jobs"]:
         try:
             game = _build(job["game"])
             results[job["key"]] = [
-                fingerprint(game, job["players"], seed, request["timeout"])
+                _within(timeout, fingerprint, game, job["players"], seed, timeout)
                 for seed in request["seeds"]
             ]
         except Exception as e:  # noqa: BLE001 - reported to the checking process

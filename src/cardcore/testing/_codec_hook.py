@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from cardcore._game import CodecSpec
 from cardcore._host import PluginHost, default_host
-from cardcore.testing._kit import ConformanceError
+from cardcore.testing._errors import ConformanceError
 
 __all__ = ["check_codec_hook", "codec_hook_problems"]
 

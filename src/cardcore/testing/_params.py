@@ -24,7 +24,7 @@ def parametrize_configurations(
     import pytest
 
     from cardcore._host import PluginHost
-    from cardcore.testing._kit import configurations
+    from cardcore.testing._report import configurations
 
     spec = (host or PluginHost()).game_spec(game)
     configs = configurations(spec)

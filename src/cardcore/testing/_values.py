@@ -10,14 +10,28 @@ from __future__ import annotations
 import enum
 import operator
 import random
+import types
 from fractions import Fraction
 from typing import Any, Final
 
 import attrs
 
+from cardcore._actions import LazyActions
+
 __all__ = ["canonical", "difference", "perturb"]
 
-_ATOMS: Final = (type(None), bool, int, float, str, bytes, complex, Fraction, enum.Enum)
+_ATOMS: Final = (
+    type(None),
+    bool,
+    int,
+    float,
+    str,
+    bytes,
+    complex,
+    Fraction,
+    enum.Enum,
+    types.CodeType,
+)
 _ATOM_TYPES: Final = frozenset({type(None), bool, int, float, str, bytes})
 _MAX_DEPTH: Final = 80
 
@@ -33,6 +47,8 @@ def difference(a: Any, b: Any) -> str | None:
 
 
 _LAYOUT: dict[type, tuple[tuple[str, ...], tuple[str, ...], bool]] = {}
+_KIND: dict[type, int] = {}
+"""Per class: 1 for legal actions (every attribute counts), 2 for functions, else 0."""
 _BY_REDUCE: dict[type, bool] = {}
 
 
@@ -64,12 +80,56 @@ def _layout(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     return known
 
 
+def _stored(x: Any) -> dict[str, Any]:
+    """Every attribute ``x`` stores, private ones included (slots, then ``__dict__``)."""
+    out: dict[str, Any] = {}
+    for c in type(x).__mro__:
+        slots = getattr(c, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in out and name not in ("__dict__", "__weakref__") and hasattr(x, name):
+                out[name] = getattr(x, name)
+    d = getattr(x, "__dict__", None)
+    if isinstance(d, dict):
+        for k, v in d.items():
+            out.setdefault(k, v)
+    return out
+
+
+def _closure(f: types.FunctionType) -> dict[str, Any]:
+    """What a function's result can depend on besides its arguments and module globals."""
+    cells = []
+    for cell in f.__closure__ or ():
+        try:
+            cells.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            cells.append(None)
+    return {
+        "__code__": f.__code__,
+        "__defaults__": f.__defaults__,
+        "__kwdefaults__": f.__kwdefaults__,
+        "__closure__": tuple(cells),
+    }
+
+
 def _attributes(x: Any) -> dict[str, Any]:
     """Every stored attribute: attrs fields (even ``eq=False`` ones), then public extras.
 
     Attributes outside the attrs fields whose names start with ``_`` are caches (a
-    cached hash, say) and are left out.
+    cached hash, say) and are left out, except in legal actions: a
+    :class:`cardcore.LazyActions` hands a bot every attribute it keeps (a private one
+    holding the state would give away every hand), so all of them count, and so does
+    whatever the functions it keeps close over.
     """
+    cls = type(x)
+    kind = _KIND.get(cls)
+    if kind is None:
+        kind = _KIND[cls] = (
+            1 if issubclass(cls, LazyActions) else 2 if cls is types.FunctionType else 0
+        )
+    if kind == 1:
+        return _stored(x)
+    if kind == 2:
+        return _closure(x)
     if _reduces(type(x)):
         reduced = x.__reduce__()
         if isinstance(reduced, tuple) and len(reduced) >= 2 and isinstance(reduced[1], tuple):
