@@ -112,7 +112,9 @@ def replay_data(
     return {
         "game": record.game,
         "players": n,
-        "seed": record.seed,
+        # Only every seat's view (a finished match) names the seed: with it, a seat or an
+        # onlooker could deal every hidden card again.
+        "seed": record.seed if seat == ALL_SEATS else None,
         "bots": names,
         "view": view,
         "seat": seat,
@@ -236,7 +238,8 @@ def _json_for_script(data: Any) -> str:
 def replay_html(record: MatchRecord, game: Game[Any, Any, Any], seat: int = ALL_SEATS) -> str:
     """A self-contained HTML page that steps through a match (see :func:`replay_data`)."""
     data = replay_data(record, game, seat)
-    title = f"{record.game} replay, seed {record.seed}, seen by {data['view']}"
+    seeded = "" if data["seed"] is None else f", seed {data['seed']}"
+    title = f"{record.game} replay{seeded}, seen by {data['view']}"
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -247,7 +250,7 @@ def replay_html(record: MatchRecord, game: Game[Any, Any, Any], seat: int = ALL_
 </head>
 <body>
 <header>
-<h1>{html.escape(record.game)}: {record.num_players} players, seed {record.seed}</h1>
+<h1>{html.escape(record.game)}: {record.num_players} players{seeded}</h1>
 <p>Seen by {html.escape(data["view"])} · {html.escape(", ".join(data["bots"]))} ·
 keys <kbd>&larr;</kbd> <kbd>&rarr;</kbd> <kbd>Home</kbd> <kbd>End</kbd> · link to a step: <code>#step=N</code></p>
 </header>
