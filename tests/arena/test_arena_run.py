@@ -233,7 +233,7 @@ def test_a_row_with_unreadable_json_is_played_again_and_named(tmp_path: Path) ->
     with sqlite3.connect(db) as con:
         for (deal, arrangement), (column, text) in damage.items():
             con.execute(
-                f"UPDATE games SET {column} = ? WHERE deal = ? AND arrangement = ?",  # noqa: S608
+                f"UPDATE games SET {column} = ? WHERE deal = ? AND arrangement = ?",
                 (text, deal, arrangement),
             )
     again = run_arena("highcard", ["random", "random"], games=3, seed=5, workers=0, db=db)
