@@ -171,3 +171,32 @@ def test_an_isolated_bot_is_sent_nothing_that_deals_the_cards_again(
     assert record.outcome is not None and record.outcome.forfeit is None
     assert sum('"op": "act"' in m for m in sent) >= 1  # the bot did play, through messages
     assert _deals_again(game, truth, sent) == []
+
+
+def test_an_arenas_isolated_bots_are_sent_nothing_that_deals_the_cards_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In an arena, the messages to isolated bots' processes rebuild no deal of the run."""
+    from cardcore._isolation import BotProcess
+    from cardcore.arena import run_arena
+    from cardcore.arena._seating import deal_seed
+
+    sent: list[str] = []
+    call = BotProcess.call
+
+    def spy(self: BotProcess, message: Any, timeout: float | None) -> Any:
+        sent.append(json.dumps(message, ensure_ascii=False))
+        return call(self, message, timeout)
+
+    monkeypatch.setattr(BotProcess, "call", spy)
+    result = run_arena(
+        "box", ["random", "random"], games=2, seed=SEED, workers=0, isolation="process"
+    )
+    assert result.games == result.total_games > 0
+    assert sum('"op": "act"' in m for m in sent) >= result.games
+    game = load_game("box")
+    for deal in range(2):
+        start = game.initial_state(PLAYERS, deal_seed(SEED, deal))
+        truth = [game.observe(start, s).to_json() for s in range(PLAYERS)]
+        assert _deals_again(game, truth, [f"seed {deal_seed(SEED, deal)}"])  # the attack works
+        assert _deals_again(game, truth, sent) == []
