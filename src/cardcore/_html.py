@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -112,7 +113,9 @@ def replay_data(
     return {
         "game": record.game,
         "players": n,
-        "seed": record.seed,
+        # Only every seat's view (a finished match) names the seed: with it, a seat or an
+        # onlooker could deal every hidden card again.
+        "seed": record.seed if seat == ALL_SEATS else None,
         "bots": names,
         "view": view,
         "seat": seat,
@@ -236,7 +239,8 @@ def _json_for_script(data: Any) -> str:
 def replay_html(record: MatchRecord, game: Game[Any, Any, Any], seat: int = ALL_SEATS) -> str:
     """A self-contained HTML page that steps through a match (see :func:`replay_data`)."""
     data = replay_data(record, game, seat)
-    title = f"{record.game} replay, seed {record.seed}, seen by {data['view']}"
+    seeded = "" if data["seed"] is None else f", seed {data['seed']}"
+    title = f"{record.game} replay{seeded}, seen by {data['view']}"
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -247,7 +251,7 @@ def replay_html(record: MatchRecord, game: Game[Any, Any, Any], seat: int = ALL_
 </head>
 <body>
 <header>
-<h1>{html.escape(record.game)}: {record.num_players} players, seed {record.seed}</h1>
+<h1>{html.escape(record.game)}: {record.num_players} players{seeded}</h1>
 <p>Seen by {html.escape(data["view"])} · {html.escape(", ".join(data["bots"]))} ·
 keys <kbd>&larr;</kbd> <kbd>&rarr;</kbd> <kbd>Home</kbd> <kbd>End</kbd> · link to a step: <code>#step=N</code></p>
 </header>
@@ -347,6 +351,7 @@ def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, st
     for b in bots:
         ws = _interval(b["win_share"])
         sc = _interval(b["score"])
+        pl = _interval(b["placing"]) if b.get("placing") else None
         rating = b.get("rating")
         rating_text = "-" if not rating else f"{rating['mu']:.1f} ± {rating['sigma']:.1f}"
         reasons = "; ".join(b.get("forfeit_reasons", []))
@@ -360,7 +365,8 @@ def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, st
         rows_html.append(
             "<tr>"
             f"<td>{html.escape(b['bot'])}</td><td>{b['games']}</td>"
-            f"<td>{rng(ws, 3)}</td><td>{rng(sc, 2)}</td><td>{rating_text}</td>"
+            f"<td>{rng(ws, 3)}</td><td>{rng(sc, 2)}</td>"
+            f"<td>{'-' if pl is None or math.isnan(pl[0]) else rng(pl, 2)}</td><td>{rating_text}</td>"
             f"<td>{b['forfeits']}</td><td>{html.escape(reasons)}</td>"
             "</tr>"
         )
@@ -389,7 +395,10 @@ def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, st
         for label, href in replays
     )
     notes = [result.get("ci_method", ""), result.get("ratings_note", "")]
+    # The same warnings as under the terminal's table ("cannot tell X from Y", ...).
+    notes += list(result.get("warnings", []))
     notes += [f"error: {e}" for e in result.get("errors", [])[:5]]
+    notes += [f"rejected: {r}" for r in result.get("rejected", [])[:5]]
     notes_html = "".join(f"<li>{html.escape(n)}</li>" for n in notes if n)
     return f"""<!doctype html>
 <html lang="en">
@@ -413,7 +422,7 @@ svg {{ display: block; margin: 16px 0; background: #fff; border: 1px solid #ccc;
 <main>
 <table id="results">
 <thead><tr><th>bot</th><th>games</th><th>win share [95%]</th><th>score [95%]</th>
-<th>rating</th><th>forfeits</th><th>forfeit reasons</th></tr></thead>
+<th>placing [95%]</th><th>rating</th><th>forfeits</th><th>forfeit reasons</th></tr></thead>
 <tbody>{"".join(rows_html)}</tbody>
 </table>
 {"".join(charts)}

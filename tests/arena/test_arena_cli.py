@@ -137,3 +137,55 @@ def test_terminal_table_fits_or_falls_back_to_text(
     assert "random#2" in out and "win share" in out
     assert ("─" in out) is rich
     assert ("-----" in out) is not rich
+
+
+@pytest.mark.parametrize("flag", ["--csv", "--report"])
+def test_an_output_into_a_missing_folder_is_refused_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    """--csv (like --report) into a folder that does not exist stops before any game."""
+    db = tmp_path / "never.sqlite"
+    out = tmp_path / "missing" / "r.out"
+    code = main(_arena("--games", "2", "--workers", "0", "--db", str(db), flag, str(out)))
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"{flag} {out}: folder {out.parent} does not exist" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not db.exists()  # nothing was played
+
+
+def test_json_with_a_report_prints_only_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --json, stdout is one JSON document; the report's message goes to stderr."""
+    report = tmp_path / "r.html"
+    args = _arena("--games", "2", "--workers", "0", "--db", str(tmp_path / "j.sqlite"))
+    assert main([*args, "--json", "--report", str(report), "--report-replays", "1"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["played"] == 4
+    assert f"wrote {report}" in captured.err
+    assert report.is_file()
+
+
+def test_the_html_report_has_the_placing_and_the_warnings_of_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report shows each bot's placing and every warning the terminal prints."""
+    import html
+
+    report = tmp_path / "r.html"
+    args = _arena("--games", "3", "--workers", "0", "--db", str(tmp_path / "w.sqlite"))
+    assert main([*args, "--json", "--report", str(report)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    terminal = capsys.readouterr().out
+    warnings = [line for line in terminal.splitlines() if line.startswith("warning: ")]
+    assert warnings and warnings == data["warnings"]
+    assert any("cannot tell" in w for w in warnings)
+    page = report.read_text(encoding="utf-8")
+    for line in warnings:
+        assert html.escape(line) in page
+    assert "<th>placing [95%]</th>" in page
+    for bot in data["bots"]:
+        p = bot["placing"]
+        assert f"<td>{p['mean']:.2f} [{p['low']:.2f}, {p['high']:.2f}]</td>" in page

@@ -218,3 +218,30 @@ def test_progress_bar_draws_on_stderr(capsys: pytest.CaptureFixture[str]) -> Non
     assert captured.out == ""
     assert "6/6" in captured.err and "games/s" in captured.err
     assert result.played == 6
+
+
+def test_a_row_with_unreadable_json_is_played_again_and_named(tmp_path: Path) -> None:
+    """One bad JSON cell (outcome, record, seats, bot_seeds) rejects its row only, by name."""
+    db = tmp_path / "d.sqlite"
+    first = run_arena("highcard", ["random", "random"], games=3, seed=5, workers=0, db=db)
+    damage = {
+        (0, 0): ("outcome", "{not json"),
+        (1, 1): ("seats", "[0,"),
+        (2, 0): ("bot_seeds", '"seeds"'),
+        (2, 1): ("record", "nope"),
+    }
+    with sqlite3.connect(db) as con:
+        for (deal, arrangement), (column, text) in damage.items():
+            con.execute(
+                f"UPDATE games SET {column} = ? WHERE deal = ? AND arrangement = ?",
+                (text, deal, arrangement),
+            )
+    again = run_arena("highcard", ["random", "random"], games=3, seed=5, workers=0, db=db)
+    assert (again.played, again.reused) == (4, 2)
+    assert len(again.rejected) == 4
+    for (deal, arrangement), (column, _) in damage.items():
+        named = [r for r in again.rejected if r.startswith(f"deal {deal}, seating {arrangement}:")]
+        assert len(named) == 1 and f"its {column} cell is not" in named[0]
+    assert again.bots == first.bots
+    third = run_arena("highcard", ["random", "random"], games=3, seed=5, workers=0, db=db)
+    assert (third.played, third.rejected) == (0, ())

@@ -519,6 +519,10 @@ def _check_stored(
     options = dict(config.options)
     for row in store.games(run, deals=games, records=True):
         key = (row.deal, row.arrangement)
+        if row.damage is not None:  # unreadable cells: played again, whatever its status
+            finished.discard(key)
+            rejected.append(f"deal {row.deal}, seating {row.arrangement}: {row.damage}")
+            continue
         if row.status != "done" or key not in finished:
             continue
         why = None

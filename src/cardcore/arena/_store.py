@@ -84,6 +84,13 @@ class GameRow:
     """The outcome as JSON data (``Outcome.to_json``), or ``None`` for an error."""
     record: Mapping[str, Any] | None = None
     """The match record as JSON data, when loaded."""
+    damage: str | None = None
+    """What is unreadable in the stored row (its JSON cells), or ``None``.
+
+    A damaged row keeps its key, status and plain columns; its unreadable cells read as
+    empty (``seats`` and ``bot_seeds`` as ``()``, ``outcome`` and ``record`` as ``None``,
+    ``forfeit`` as ``None``). The arena plays such a game again and names the row.
+    """
 
 
 def _now() -> str:
@@ -295,21 +302,51 @@ class Store:
 
     def _rows(self, cursor: Any, records: bool) -> Iterator[GameRow]:
         for r in cursor:
+            problems: list[str] = []
+            seats = _cell(r[3], "seats", list, problems)
+            bot_seeds = _cell(r[5], "bot_seeds", list, problems)
+            outcome = None if r[11] is None else _cell(r[11], "outcome", dict, problems)
+            record = None
+            if records and r[12] is not None:
+                record = _cell(r[12], "record", dict, problems)
+            damage = "damaged row: " + "; ".join(problems) if problems else None
             yield GameRow(
                 deal=r[0],
                 arrangement=r[1],
                 status=r[2],
-                seats=tuple(json.loads(r[3])),
+                seats=() if damage else tuple(seats),
                 seed=r[4],
-                bot_seeds=tuple(json.loads(r[5])),
-                forfeit=r[6],
+                bot_seeds=() if damage else tuple(bot_seeds),
+                forfeit=None if damage else r[6],
                 reason=r[7],
                 decisions=r[8],
                 attempts=r[9],
                 seconds=r[10],
-                outcome=None if r[11] is None else json.loads(r[11]),
-                record=json.loads(r[12]) if records and r[12] is not None else None,
+                outcome=None if damage else outcome,
+                record=None if damage else record,
+                damage=damage,
             )
+
+
+def _cell(text: Any, name: str, kind: type, problems: list[str]) -> Any:
+    """A JSON cell of a game row, or ``None`` with what is wrong added to ``problems``.
+
+    ``seats`` and ``bot_seeds`` must be lists of whole numbers; ``outcome`` and
+    ``record`` JSON objects.
+    """
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as e:
+        problems.append(f"its {name} cell is not valid JSON ({type(e).__name__}: {e})")
+        return None
+    if kind is list:
+        if not isinstance(value, list) or not all(type(v) is int for v in value):
+            problems.append(f"its {name} cell is not a list of numbers ({_short(value)})")
+            return None
+    elif not isinstance(value, kind):
+        problems.append(f"its {name} cell is not a JSON object ({_short(value)})")
+        return None
+    return value
 
 
 def _short(v: Any) -> str:

@@ -394,43 +394,107 @@ def _describe_outcome(outcome: Any, names: Sequence[str], decisions: int) -> str
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Show a recorded match, or verify that it replays."""
-    record = MatchRecord.load(args.file)
+    """Show a recorded match, or verify that it replays.
+
+    Every replay checks the recorded outcome against where the actions lead (it costs
+    one more pass over the actions); a difference is shown, and the exit code is 1.
+    Errors name the file.
+    """
+    from cardcore.cli._replay_json import read_replay_file
+
+    loaded = read_replay_file(args.file)
+    if not isinstance(loaded, MatchRecord):
+        return _show_seat_view(loaded, args)
+    record = loaded
     seat = args.as_seat if args.as_seat is not None else SPECTATOR
     if seat != SPECTATOR and not 0 <= seat < record.num_players:
         raise CliError(f"--as {seat} is not a seat of this match (0-{record.num_players - 1})")
     if args.verify:
-        verify(record)
+        try:
+            verify(record)
+        except RecordError as e:
+            raise RecordError(f"{args.file}: {e}") from None
         out = record.outcome
-        what = (
-            "the recorded outcome"
-            if out is None or out.forfeit is None
-            else f"the point where seat {out.forfeit} forfeited"
-        )
-        print(f"{args.file}: OK, {len(record.actions)} actions replay to {what}")
+        n = len(record.actions)
+        if out is None:
+            print(
+                f"{args.file}: OK, {n} actions replay; the match is unfinished "
+                "(no outcome is recorded, and the actions stop before the end)"
+            )
+        elif out.forfeit is None:
+            print(f"{args.file}: OK, {n} actions replay to the recorded outcome")
+        else:
+            print(
+                f"{args.file}: OK, {n} actions replay to the point where seat {out.forfeit} "
+                "forfeited"
+            )
         return 0
     host = _host()
     try:
         game = host.load_game(record.game, **dict(record.options))
     except (PluginError, OptionError) as e:
         raise RecordError(f"{args.file}: {e}") from None
+    mismatch = _outcome_mismatch(record, game, args.file)
     if args.html:
         from cardcore.cli._report import write_replay_html
 
-        return write_replay_html(game, record, args.as_seat, args.html)
-    if args.json:
+        code = write_replay_html(game, record, args.as_seat, args.html)
+    elif args.json:
         from cardcore.cli._replay_json import replay_json
 
         print(json.dumps(replay_json(record, game, seat), ensure_ascii=False))
-        return 0
-    if args.interactive:
+        code = 0
+    elif args.interactive:
         from cardcore.cli._human import browse_replay
 
-        return int(browse_replay(game, record, seat))
-    who = "the table (every action, public cards)" if seat == SPECTATOR else f"seat {seat}"
-    print(f"{record.game}: {record.num_players} players, seed {record.seed}, seen by {who}")
-    from cardcore._engine import initial_state_of
+        if mismatch:
+            print(f"warning: {mismatch}", file=sys.stderr)
+        code = int(browse_replay(game, record, seat))
+    else:
+        _print_replay(record, game, seat)
+        code = 0
+    if mismatch:
+        print(f"cardcore replay: {mismatch}", file=sys.stderr)
+        return 1
+    return code
 
+
+def _outcome_mismatch(record: MatchRecord, game: Any, path: str) -> str | None:
+    """Replay ``record`` and say how its recorded outcome differs from the replay's.
+
+    Returns:
+        ``None`` when the outcome is the one the actions give (or a consistent forfeit).
+
+    Raises:
+        RecordError: an action does not replay (naming the file).
+    """
+    from cardcore._engine import check_outcome, initial_state_of
+
+    try:
+        state = initial_state_of(record, game)
+        for step in replay(record, game):
+            state = step.after
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
+    try:
+        check_outcome(record, game, state)
+    except RecordError as e:
+        return f"{path}: the recorded outcome is not what the actions give: {e}"
+    return None
+
+
+def _print_replay(record: MatchRecord, game: Any, seat: int) -> None:
+    """The text replay: the table, or one seat's view (no seed, no deck, its actions)."""
+    from cardcore._engine import check_outcome, initial_state_of
+
+    if seat == SPECTATOR:
+        print(
+            f"{record.game}: {record.num_players} players, seed {record.seed}, "
+            "seen by the table (every action, public cards)"
+        )
+    else:
+        # A seat's view never shows the seed: with it, every hidden card can be dealt again.
+        print(f"{record.game}: {record.num_players} players, seen by seat {seat}")
     state = initial_state_of(record, game)
     print(_indent(game.render(game.observe(state, seat))))
     for step in replay(record, game):
@@ -438,12 +502,72 @@ def cmd_replay(args: argparse.Namespace) -> int:
         shown = step.action if seat in (SPECTATOR, step.seat) else "(moves)"
         print(f"seat {step.seat}: {shown}")
         print(_indent(game.render(game.observe(step.after, seat))))
+        state = step.after
     if record.outcome is not None:
+        try:
+            check_outcome(record, game, state)
+        except RecordError:
+            print("The recorded outcome below is NOT what the actions give:")
         print(
             _describe_outcome(
                 record.outcome, record.bots or ["?"] * record.num_players, len(record.actions)
             )
         )
+    elif game.current_player(state) is not None:
+        print("The record ends here: the match was not finished.")
+
+
+def _show_seat_view(view: dict[str, Any], args: argparse.Namespace) -> int:
+    """``cardcore replay`` of one seat's view: shown as it is; never replayed.
+
+    Raises:
+        CliError: what was asked needs the match record (the seed, every action).
+    """
+    seat = int(view["seen_by"])
+    where = f"{args.file} is seat {seat}'s view of a match"
+    lacks = "it holds no seed, no deck and not every action"
+    if args.verify:
+        raise CliError(f"{where}: {lacks}, so it cannot be replayed or verified")
+    if args.as_seat is not None and args.as_seat != seat:
+        raise CliError(f"{where}: it cannot be shown as seat {args.as_seat}")
+    if args.html or args.interactive:
+        what = "--html" if args.html else "--interactive"
+        raise CliError(
+            f"{where}: {what} needs the match record; this file can be shown as text or --json"
+        )
+    if args.json:
+        print(json.dumps(view, ensure_ascii=False))
+        return 0
+    try:
+        game = _host().load_game(view["game"], **dict(view["options"]))
+    except (PluginError, OptionError) as e:
+        raise RecordError(f"{args.file}: {e}") from None
+
+    def draw(data: Any, what: str) -> None:
+        try:
+            observation = game.observation_from_json(data)
+        except (KeyError, ValueError, TypeError) as e:
+            raise RecordError(
+                f"{args.file}: {what} is not an observation of {game.name}: {e}"
+            ) from None
+        print(_indent(game.render(observation)))
+
+    print(f"{view['game']}: {view['num_players']} players, seen by seat {seat}")
+    draw(view["initial"], "field 'initial'")
+    for i, step in enumerate(view["steps"]):
+        shown = step["action"] if step["action"] is not None else "(moves)"
+        print(f"seat {step['seat']}: {shown}")
+        draw(step["observation"], f"step #{i + 1}")
+    outcome = view.get("outcome")
+    if outcome is not None:
+        from cardcore._game import Outcome
+
+        try:
+            result = Outcome.from_json(outcome)
+        except (KeyError, ValueError, TypeError) as e:
+            raise RecordError(f"{args.file}: field 'outcome' is malformed ({e})") from None
+        bots = view.get("bots") or ["?"] * int(view["num_players"])
+        print(_describe_outcome(result, bots, len(view["steps"])))
     return 0
 
 
@@ -662,12 +786,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "replay",
         help="show or verify a recorded match",
-        description="Show a recorded match, as the onlooker or as one seat, or verify that it replays.",
+        description=(
+            "Show a recorded match, as the onlooker or as one seat, or verify that it "
+            "replays. Every replay checks the recorded outcome and says when the actions "
+            "give another one (exit code 1). A seat's view (--as SEAT, in every form) holds "
+            "neither the seed nor a stacked deck, so it can be handed to that seat's player."
+        ),
     )
-    p.add_argument("file", help="a match record (JSON)")
+    p.add_argument(
+        "file", help="a match record (JSON), or one seat's view written by --json --as SEAT"
+    )
     p.add_argument("--verify", action="store_true", help="replay and check the recorded outcome")
     p.add_argument(
-        "--as", dest="as_seat", type=int, metavar="SEAT", help="show only what this seat saw"
+        "--as",
+        dest="as_seat",
+        type=int,
+        metavar="SEAT",
+        help="show only what this seat saw (without the seed or the deck)",
     )
     p.add_argument(
         "--interactive", "-i", action="store_true", help="step through (next/prev/jump/end)"

@@ -195,10 +195,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
     options = _parse_kv(args.option or [], "--option")
     time_limit = None if args.no_time_limit else args.time_limit
     bot_text = with_search_seconds(args.bots, args.search_seconds, time_limit)
-    if args.report:
-        from cardcore.cli._report import check_report
+    from cardcore.cli._report import check_output, check_report
 
-        check_report(args.report, args.report_replays)  # before playing, not after
+    # Every output is checked before playing, not after a long run.
+    if args.report:
+        check_report(args.report, args.report_replays)
+    if args.csv:
+        check_output(args.csv, "--csv")
     bots = parse_bots(bot_text)
     if any(b.is_import_path for b in bots) and os.getcwd() not in sys.path and "" not in sys.path:
         # Import-path bots resolve from the current directory, as with ``python -m``;
@@ -232,12 +235,20 @@ def cmd_arena(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
+    # With --json, standard output is the JSON document only; messages go to stderr.
+    log = sys.stderr if args.json else sys.stdout
     if args.csv:
-        result.write_csv(args.csv)
+        try:
+            result.write_csv(args.csv)
+        except OSError as e:
+            raise ValueError(
+                f"--csv {args.csv}: cannot write it ({e.strerror or e}); the games are stored "
+                f"in {result.db or 'memory'}: run the same command with another --csv"
+            ) from None
     if args.report:
         from cardcore.cli._report import write_arena_report
 
-        write_arena_report(result, args.report, args.report_replays)
+        write_arena_report(result, args.report, args.report_replays, log=log)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     elif sys.stdout.isatty():

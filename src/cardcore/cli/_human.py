@@ -629,8 +629,9 @@ def browse_replay(game: Game[Any, Any, Any], record: MatchRecord, seat: int) -> 
     names = list(record.bots) if len(record.bots) == record.num_players else None
     who = "the table (every action, public cards)" if seat == SPECTATOR else f"seat {seat}"
     term.say(
-        f"{record.game}: {record.num_players} players, seed {record.seed}, "
-        f"{last} decisions, seen by {who}",
+        f"{record.game}: {record.num_players} players, "
+        + (f"seed {record.seed}, " if seat == SPECTATOR else "")  # a seat never sees it
+        + f"{last} decisions, seen by {who}",
         style="bold",
     )
     term.say("Commands: next (Enter), prev, jump N, start, end, quit; 'help' says more.")

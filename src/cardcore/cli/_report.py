@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-__all__ = ["check_report", "write_arena_report", "write_replay_html"]
+__all__ = ["check_output", "check_report", "write_arena_report", "write_replay_html"]
 
 
 def _check_folder(path: Path, flag: str) -> None:
@@ -13,9 +15,23 @@ def _check_folder(path: Path, flag: str) -> None:
         raise ValueError(f"{flag} {path}: folder {path.parent} does not exist")
 
 
+def check_output(out: str, flag: str) -> None:
+    """Refuse an output file that could not be written, before anything is played.
+
+    Raises:
+        ValueError: its folder is missing or not writable, or the path is a folder.
+    """
+    path = Path(out)
+    _check_folder(path, flag)
+    if path.is_dir():
+        raise ValueError(f"{flag} {out}: is a folder; give a file name such as {path / 'x'}")
+    if not os.access(path.parent, os.W_OK):
+        raise ValueError(f"{flag} {out}: the folder {path.parent} is not writable")
+
+
 def check_report(out: str, replays: int) -> None:
     """Refuse an ``arena --report`` that could not be written, before the arena runs."""
-    _check_folder(Path(out), "--report")
+    check_output(out, "--report")
     if not 0 <= replays <= 1000:
         raise ValueError(f"--report-replays must be in 0-1000, got {replays}")
 
@@ -38,11 +54,17 @@ def write_replay_html(game: Any, record: Any, seat: int | None, out: str) -> int
     return 0
 
 
-def write_arena_report(result: Any, out: str, replays: int) -> None:
+def write_arena_report(result: Any, out: str, replays: int, log: TextIO | None = None) -> None:
     """``cardcore arena ... --report OUT``: the report, and replays of chosen games beside it.
 
     The replays are every forfeited game and the first games of the run, ``replays`` in
     all at most, written to ``OUT-replays/`` and linked from the report.
+
+    Args:
+        result: the arena's result.
+        out: the report's file.
+        replays: at most this many replay pages.
+        log: where to say what was written (default: standard output).
     """
     from cardcore._engine import MatchRecord
     from cardcore._host import default_host
@@ -71,4 +93,4 @@ def write_arena_report(result: Any, out: str, replays: int) -> None:
             label = f"deal {r.deal}, seating {r.arrangement} ({who}){note}"
             links.append((label, f"{folder.name}/{page.name}"))
     path.write_text(arena_report_html(result.to_json(), links), encoding="utf-8")
-    print(f"wrote {out} ({len(links)} replays linked)")
+    print(f"wrote {out} ({len(links)} replays linked)", file=log or sys.stdout)
