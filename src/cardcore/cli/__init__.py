@@ -744,10 +744,22 @@ _EXTRA_COMMANDS: tuple[str, ...] = (
 """Sub-commands defined in their own modules; each has ``register(subparsers)``."""
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of one sub-command (the top-level parser if there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found = action.choices.get(command)
+            if isinstance(found, argparse.ArgumentParser):
+                return found
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # with the sub-command's usage, not the top-level one
+        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.func(args))
     except (CliError, RecordError, PluginError, OptionError, IllegalActionError, ValueError) as e:
