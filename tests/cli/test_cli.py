@@ -197,6 +197,7 @@ def test_serve_at_a_terminal_says_what_it_waits_for(tmp_path: Path) -> None:
     """`cardcore serve` run by a person at a terminal says it waits for an MCP client."""
     import os
     import pty
+    import select
     import subprocess
     import sys
 
@@ -211,7 +212,8 @@ def test_serve_at_a_terminal_says_what_it_waits_for(tmp_path: Path) -> None:
     os.close(child_fd)
     try:
         assert proc.stderr is not None
-        line = proc.stderr.readline().decode()
+        ready, _, _ = select.select([proc.stderr], [], [], 300)  # a hang guard only
+        line = proc.stderr.readline().decode() if ready else ""
     finally:
         proc.kill()
         proc.wait(timeout=60)
