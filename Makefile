@@ -6,7 +6,7 @@ PLUGINS := $(wildcard plugins/cardcore-*)
 EXAMPLES := examples/cardcore-highcard
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest docs bench clean venv browser sandbox-tool
+.PHONY: demo test lint typecheck pytest docs bench bench-check clean venv browser sandbox-tool wheelhouse
 
 $(STAMP): pyproject.toml $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/pyproject.toml)
 	$(PYTHON) -m venv $(VENV)
@@ -28,11 +28,22 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/src) tests $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/tests) examples/my_bot.py examples/heuristic_rollout_bot.py
 
-# The HTML tests drive a real browser: Debian's Chromium and ChromeDriver, installed when missing.
+# The HTML tests drive a real browser: Debian's Chromium and ChromeDriver, installed when
+# missing. apt-get waits up to 10 minutes for another apt or dpkg to let go of its lock.
 browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
-	  echo "installing chromium and chromium-driver (apt-get)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	  echo "browser: installing chromium and chromium-driver with apt-get (the HTML tests drive them)"; \
+	  { apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium chromium-driver >/dev/null; } \
+	  || { echo "browser: error: could not install chromium and chromium-driver with apt-get (see above); install them, then run make test again" >&2; exit 1; }; }
+
+# The docs test installs cardcore's wheels into fresh venvs with no package index: their
+# dependencies come from this folder of wheels, made here (from pip's cache when it is warm).
+WHEELHOUSE := $(VENV)/wheelhouse
+$(WHEELHOUSE)/DONE: $(STAMP) tests/docs/freshenv.py
+	$(BIN)/python -m tests.docs.freshenv $(WHEELHOUSE)
+
+wheelhouse: $(WHEELHOUSE)/DONE
 
 # pytest runs on every core (pytest-xdist); the tests that share a fixture wider than one
 # test run in one worker, in order (see tests/conftest.py). Hypothesis uses its `ci` profile:
@@ -47,7 +58,7 @@ sandbox-tool:
 	    apt-get -o DPkg::Lock::Timeout=600 install -y -qq bubblewrap >/dev/null \
 	  || { echo "make: could not install bubblewrap (bwrap); install it yourself: sudo apt-get install bubblewrap"; exit 1; }; }
 
-pytest: $(STAMP) browser sandbox-tool
+pytest: $(STAMP) browser sandbox-tool $(WHEELHOUSE)/DONE
 	$(BIN)/pytest -q -p no:cacheprovider --hypothesis-profile=ci -n $(PYTEST_WORKERS) --dist loadgroup
 
 docs: $(STAMP)
@@ -58,5 +69,13 @@ test: lint typecheck pytest docs
 bench: $(STAMP)
 	$(BIN)/cardcore bench --seconds 2 --markdown benchmarks/results.md
 
+# The comparison with OpenSpiel and RLCard (docs/benchmarks.md) in a venv of its own: it
+# downloads both libraries, so it is not part of make test.
+COMPARE := .venv-compare
+bench-check:
+	$(PYTHON) -m venv $(COMPARE)
+	$(COMPARE)/bin/pip install --quiet -r benchmarks/requirements-compare.txt
+	$(COMPARE)/bin/python benchmarks/compare.py --only nyuri --rounds 1 --seconds 0.2
+
 clean:
-	rm -rf $(VENV) site .mypy_cache .ruff_cache .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .venv-compare site .mypy_cache .ruff_cache .pytest_cache .hypothesis test-artifacts

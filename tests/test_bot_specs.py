@@ -330,3 +330,33 @@ def test_the_option_check_catches_undeclared_options() -> None:
             return observation.legal_actions[0]
 
     check_bot_options(BotSpec(name="python-only", factory=PythonOnly))
+
+
+def test_a_factory_that_makes_no_bot_is_refused_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """load_bot("os:getcwd") makes a str, not a bot: refused before any game is played."""
+    from cardcore.cli import main
+
+    game = load_game("highcard")
+    with pytest.raises(ValueError, match=r"'os:getcwd' is no bot: it made str .*no act"):
+        load_bot("os:getcwd", game)
+    assert main(["play", "highcard", "--bots", "os:getcwd,random", "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert "Game over" not in out
+    assert "'os:getcwd' is no bot" in err
+
+
+def test_options_that_cannot_be_text_are_not_offered_as_text() -> None:
+    """ismcts's hints is a SearchHints: not listed as a text option, and text is refused clearly."""
+    host = PluginHost()
+    assert "hints" not in {o.name for o in host.bot_options("ismcts")}
+    assert "iterations" in {o.name for o in host.bot_options("ismcts")}
+    assert "hints" in {o.name for o in bot_options(ISMCTSBot)}  # still a Python option
+    with pytest.raises(ValueError) as info:
+        load_bot("ismcts:hints=foo", load_game("highcard"))
+    message = str(info.value)
+    assert "option 'hints' takes a SearchHints" in message
+    assert "given in Python" in message
+    assert "cannot be given as text (not 'foo') or none" not in message
+    assert "hints:" not in message.split("its options are:", 1)[1]

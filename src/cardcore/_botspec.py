@@ -59,6 +59,15 @@ class BotOption:
     """One line from the factory's ``Args:`` docstring section, if any."""
 
     @property
+    def from_text(self) -> bool:
+        """Whether a value can be given as text (``--bots ismcts:iterations=200``).
+
+        Options of other types (a ``SearchHints``, a function) are given in Python only,
+        so the command line neither lists them nor takes them.
+        """
+        return _text_ok(self.type)
+
+    @property
     def type_text(self) -> str:
         """The type in words a user reads (``int``, ``float | None``, ``'a' | 'b'``)."""
         return _type_text(self.type)
@@ -374,6 +383,12 @@ def build_bot(
         opt = declared.get(key)
         if opt is None:
             raise ValueError(f"bot {label!r} has no option {key!r}; {_offer(shape)}")
+        if isinstance(value, str) and not opt.from_text:
+            raise ValueError(
+                f"bot {label!r}: option {key!r} takes a {opt.type_text} object, which is "
+                f"given in Python (load_bot(..., {key}=...)), not as text like {value!r}; "
+                f"{_offer(shape)}"
+            )
         try:
             kwargs[key] = opt.coerce(value)
         except ValueError as e:
@@ -400,9 +415,24 @@ def build_bot(
 
 
 def _offer(shape: _Shape) -> str:
-    if not shape.options:
-        return "it takes no options"
-    return "its options are: " + ", ".join(o.describe() for o in shape.options)
+    texts = [o for o in shape.options if o.from_text]
+    if not texts:
+        return "it takes no options as text" if shape.options else "it takes no options"
+    return "its options are: " + ", ".join(o.describe() for o in texts)
+
+
+def _text_ok(tp: Any) -> bool:
+    """Whether a value of type ``tp`` can be written as text (see :attr:`BotOption.from_text`)."""
+    if tp is Any or tp is object or tp is inspect.Parameter.empty:
+        return True
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return any(_text_ok(m) for m in typing.get_args(tp) if m is not type(None))
+    if origin is Literal:
+        return True
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return True
+    return tp in _SCALARS
 
 
 # ---- types ---------------------------------------------------------------------------------

@@ -413,13 +413,17 @@ class PluginHost:
         return self.bot_spec(name).factory
 
     def bot_options(self, name: str) -> tuple[BotOption, ...]:
-        """The options a bot declares (its factory's keyword parameters), by id or path.
+        """The options a bot takes as text, by id or path: what ``--bots`` may give it.
+
+        Its factory's keyword parameters whose values can be written as text; one that
+        takes a Python object (``hints``, a ``SearchHints``) is left out (see
+        :attr:`BotOption.from_text`), and is given to :func:`load_bot` in Python.
 
         Raises:
             PluginError: unknown bot id.
             ValueError: an import path that does not import.
         """
-        return bot_options(self.bot_factory(name))
+        return tuple(o for o in bot_options(self.bot_factory(name)) if o.from_text)
 
     def load_bot(
         self, name: str, game: Game[Any, Any, Any], *, seed: int = 0, **options: Any
@@ -441,7 +445,8 @@ class PluginHost:
             PluginError: unknown bot, or a bot that does not play this game.
             ValueError: an option the bot does not declare (the message lists its
                 options), a value of the wrong type (``iterations must be an integer,
-                not 'abc'``), or a factory whose constructor cardcore cannot call.
+                not 'abc'``), a factory whose constructor cardcore cannot call, or
+                one that makes something without an ``act`` method.
         """
         bot_name, text_options = parse_bot_spec(name)
         both = sorted(set(text_options) & set(options))
@@ -454,7 +459,13 @@ class PluginHost:
                     f"bot {bot_name!r} plays {', '.join(spec.games)}, not {game.name!r}"
                 )
         factory = self.bot_factory(bot_name)
-        return build_bot(bot_name, factory, game, seed=seed, options={**text_options, **options})
+        bot = build_bot(bot_name, factory, game, seed=seed, options={**text_options, **options})
+        if not callable(getattr(bot, "act", None)):
+            raise ValueError(
+                f"bot {bot_name!r} is no bot: it made {type(bot).__name__} {_short(bot)}, "
+                "which has no act(observation) method (a bot is an object with one)"
+            )
+        return bot
 
     # ---- the only caller of pm.hook ------------------------------------------------
 
@@ -588,6 +599,12 @@ def load_game(
         OptionError: unknown preset or option, or a value out of range.
     """
     return (host or default_host()).load_game(name, preset=preset, **options)
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut to 60 characters, for messages."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def load_bot(

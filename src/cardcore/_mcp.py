@@ -3,7 +3,7 @@
 An LLM agent (or any MCP client) lists the games, starts matches against installed bots
 and plays them by action text. The tools are a thin layer over
 :class:`cardcore._service.MatchService`, which answers only from the observations of the
-agent's own seats. Needs the ``mcp`` extra (``pip install 'cardcore[mcp]'``).
+agent's own seats. Needs the ``mcp`` extra (``pip install './[mcp]'`` in a cardcore checkout).
 """
 
 from __future__ import annotations

@@ -179,3 +179,65 @@ def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
             main([name, "--help"])
         assert ex.value.code == 0
         assert "usage: cardcore" in capsys.readouterr().out
+
+
+def test_an_unknown_option_shows_the_sub_command_s_usage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`cardcore play highcard --bogus` answers with play's usage, not the top-level one."""
+    with pytest.raises(SystemExit) as info:
+        main(["play", "highcard", "--bogus"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: cardcore play ")
+    assert "cardcore play: error: unrecognized arguments: --bogus" in err
+
+
+def test_serve_at_a_terminal_says_what_it_waits_for(tmp_path: Path) -> None:
+    """`cardcore serve` run by a person at a terminal says it waits for an MCP client."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+
+    main_fd, child_fd = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cardcore.cli import main; raise SystemExit(main())", "serve"],
+        stdin=child_fd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    os.close(child_fd)
+    try:
+        assert proc.stderr is not None
+        ready, _, _ = select.select([proc.stderr], [], [], 300)  # a hang guard only
+        line = proc.stderr.readline().decode() if ready else ""
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+        proc.stderr.close()  # type: ignore[union-attr]
+        os.close(main_fd)
+    assert "waiting for an MCP client on standard input" in line
+
+
+def test_without_the_rl_extra_the_environments_name_it(tmp_path: Path) -> None:
+    """Importing an environment without gymnasium names the rl extra and how to install it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "try:\n"
+        "    from cardcore.adapters import gymnasium\n"
+        "except ModuleNotFoundError as e:\n"
+        "    print(e.name, '|', e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("gymnasium | "), done.stdout
+    assert "needs the 'rl' extra" in done.stdout
+    assert "pip install './[rl]'" in done.stdout

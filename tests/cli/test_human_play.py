@@ -374,7 +374,7 @@ def test_hint_asks_the_heuristic_bot_when_there_is_one(
     host.register(_HeuristicPlugin(), name="heuristic")
     monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
     legal = first_legal(load_game("highcard"), 0, 2, 0, dealer=1)
-    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1", "--seed", "0"]
     code, out, _ = run(monkeypatch, capsys, argv, ["hint", "quit", "n"])
     assert code == 0
     assert f"hint (highcard-heuristic): {len(legal)}. {legal[-1]}" in out
@@ -385,7 +385,7 @@ def test_hint_falls_back_to_random(
 ) -> None:
     """Without a heuristic bot for the game, the hint comes from ``random`` and is legal."""
     legal = first_legal(load_game("highcard"), 0, 2, 0, dealer=1)
-    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1", "--seed", "0"]
     code, out, _ = run(monkeypatch, capsys, argv, ["hint", "quit", "n"])
     assert code == 0
     m = re.search(r"hint \(random\): (\d+)\. (.+)\n", out)
@@ -673,7 +673,8 @@ def test_hot_seat_at_a_terminal_hands_over_the_keyboard(
 ) -> None:
     """At a terminal, each change of person waits for Enter before showing a hand."""
     monkeypatch.setattr(sys, "stdin", _Tty("1\n" * 40))
-    code = main(["play", "highcard", "--human", "0", "--human", "1", "--dealer", "1"])
+    argv = ["play", "highcard", "--human", "0", "--human", "1", "--dealer", "1", "--seed", "0"]
+    code = main([*argv, "--no-auto-forced"])
     out = capsys.readouterr().out
     assert code == 0
     assert "Game over after 6 decisions" in out
@@ -716,7 +717,7 @@ def test_ctrl_c_offers_to_save_or_carry_on_and_never_loses_the_match(
     _ctrl_c_on(monkeypatch)
     argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "8", "--dealer", "1"]
     code, out, _ = run(monkeypatch, capsys, argv, ["1", "^C", "c", "1", "^C", "^C"])
-    assert code == 0
+    assert code == 130
     assert out.count("Interrupted after 2 decisions.") == 1
     assert out.count("Interrupted after 4 decisions.") == 1
     assert out.count("y saves it to highcard-seed8.cardcore.json first") == 2
@@ -735,14 +736,14 @@ def test_ctrl_c_with_nothing_to_lose_just_leaves(
     """Before any decision, or right after a save, Ctrl-C leaves without a question."""
     monkeypatch.chdir(tmp_path)
     _ctrl_c_on(monkeypatch)
-    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1", "--seed", "0"]
     code, out, _ = run(monkeypatch, capsys, argv, ["^C"])
-    assert code == 0
+    assert code == 130
     assert "before leaving?" not in out
     assert "match left unfinished after 0 decisions" in out
     assert list(tmp_path.iterdir()) == []
     code, out, _ = run(monkeypatch, capsys, argv, ["1", "save", "^C"])
-    assert code == 0
+    assert code == 130
     assert "before leaving?" not in out
     assert MatchRecord.load(tmp_path / "highcard-seed0.cardcore.json").actions
 
@@ -795,7 +796,8 @@ def test_ctrl_d_at_a_terminal_is_quit(
     """At a terminal the end of input (Ctrl-D) quits, and at the question saves."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "stdin", _Tty("1\n"))
-    code = main(["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"])
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1", "--seed", "0"]
+    code = main([*argv, "--no-auto-forced"])
     out = capsys.readouterr().out
     assert code == 0
     assert "Ctrl-D: leaving the match." in out

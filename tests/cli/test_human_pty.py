@@ -53,12 +53,12 @@ def _command() -> list[str]:
 class Pty:
     """One ``cardcore`` process at a pseudo-terminal, and what its screen has shown."""
 
-    def __init__(self, args: Sequence[str], cwd: Path) -> None:
+    def __init__(self, args: Sequence[str], cwd: Path, *, width: int = 120) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
         env["TERM"] = "xterm-256color"
         cmd = [*_command(), *args]
         self.child = pexpect.spawn(
-            cmd[0], cmd[1:], cwd=str(cwd), env=env, dimensions=(50, 120), encoding="utf-8"
+            cmd[0], cmd[1:], cwd=str(cwd), env=env, dimensions=(50, width), encoding="utf-8"
         )
         self.raw = ""
         self.mark = 0
@@ -228,7 +228,7 @@ def test_some_moves_then_ctrl_c_saves(name: str, tmp_path: Path) -> None:
     pty.send("y\r")
     saved_line = pty.wait(r"saved (\d+) decisions to (\S+) ")
     pty.wait(r"match left unfinished after \d+ decisions\.")
-    assert pty.finish() == 0
+    assert pty.finish() == 130, "leaving with Ctrl-C exits as a shell expects (130)"
     _check_moves_named(pty.text)
     saved = MatchRecord.load(tmp_path / saved_line.group(2))
     assert len(saved.actions) == int(saved_line.group(1)) > 4
@@ -246,7 +246,7 @@ def test_ctrl_c_twice_saves_and_ctrl_d_quits(tmp_path: Path) -> None:
     _ctrl_c_question(pty)
     pty.send("\x03")
     pty.wait(r"saved \d+ decisions to nyuri-seed4\.cardcore\.json")
-    assert pty.finish() == 0
+    assert pty.finish() == 130
     first = MatchRecord.load(tmp_path / "nyuri-seed4.cardcore.json")
 
     pty = Pty(["play", "--resume", "nyuri-seed4.cardcore.json"], tmp_path)
@@ -262,3 +262,158 @@ def test_ctrl_c_twice_saves_and_ctrl_d_quits(tmp_path: Path) -> None:
     assert pty.finish() == 0
     again = MatchRecord.load(tmp_path / "nyuri-seed4.cardcore.json")
     assert again == first, "'n' left the saved file as it was"
+
+
+def _first_table(pty: Pty) -> str:
+    """The text up to the first prompt."""
+    return pty.prompt()
+
+
+def _leave(pty: Pty) -> int:
+    """Quit without saving; the exit status."""
+    pty.send("quit\r")
+    m = pty.wait(r"(before leaving\? |match left unfinished)")
+    if m.group(1).startswith("before"):
+        pty.send("n\r")
+        pty.wait(r"match left unfinished")
+    return pty.finish()
+
+
+def test_without_a_seed_each_match_is_a_new_deal_with_its_seed_shown(tmp_path: Path) -> None:
+    """No --seed: a seed is drawn and printed, and --seed with it deals that match again."""
+    args = ["play", "nyuri", "--human", "0", "--bots", "random", "--no-auto-forced"]
+    seeds: list[int] = []
+    tables: list[str] = []
+    for _ in range(2):
+        pty = Pty(args, tmp_path)
+        m = pty.wait(
+            r"seed (\d+)\n  \(a seed drawn at random: --seed (\d+) deals this match again\)"
+        )
+        assert m.group(1) == m.group(2)
+        seeds.append(int(m.group(1)))
+        tables.append(_first_table(pty))
+        assert _leave(pty) == 0
+    assert seeds[0] != seeds[1], "two matches without --seed were dealt the same seed"
+
+    pty = Pty([*args, "--seed", str(seeds[0])], tmp_path)
+    pty.wait(rf"seed {seeds[0]}\n")
+    again = _first_table(pty)
+    assert _leave(pty) == 0
+    assert "drawn at random" not in pty.text
+    assert again.strip() == tables[0].strip()
+
+
+def test_save_never_overwrites_another_file_unasked(tmp_path: Path) -> None:
+    """'save' names a new file beside an older save; 'save FILE' asks before overwriting."""
+    old = tmp_path / "highcard-seed5.cardcore.json"
+    old.write_text("an older match\n", encoding="utf-8")
+    args = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "5"]
+    pty = Pty(args, tmp_path)
+    pty.prompt()
+    pty.send("save\r")
+    pty.wait(r"saved 0 decisions to highcard-seed5-2\.cardcore\.json ")
+    pty.prompt()
+    pty.send("save highcard-seed5.cardcore.json\r")
+    pty.wait(r"highcard-seed5\.cardcore\.json is there already: overwrite it\? \[y/N\] ")
+    pty.send("n\r")
+    pty.wait(r"not saved: highcard-seed5\.cardcore\.json is left as it was")
+    pty.prompt()
+    pty.send("1\r")
+    pty.prompt()
+    pty.send("save\r")  # its own file again: no question
+    pty.wait(r"saved \d+ decisions to highcard-seed5-2\.cardcore\.json ")
+    pty.prompt()
+    assert _leave(pty) == 0
+    assert old.read_text(encoding="utf-8") == "an older match\n"
+    assert "overwrite" not in pty.text.rsplit("not saved", 1)[1]
+    saved = MatchRecord.load(tmp_path / "highcard-seed5-2.cardcore.json")
+    assert saved.seed == 5 and saved.outcome is None and saved.actions
+
+
+def test_long_lines_wrap_at_word_boundaries_to_the_terminal_width(tmp_path: Path) -> None:
+    """At 60 columns no line is longer, and no word (``seat``) is cut in two."""
+    width = 60
+    args = ["play", "nestors", "--human", "0", "--bots", _BOTS["nestors"], "--seed", "1"]
+    pty = Pty(args, tmp_path, width=width)
+    table = pty.prompt()
+    pty.send("help\r")
+    pty.wait(r"Ctrl-D +the same as quit")
+    pty.prompt()
+    assert _leave(pty) == 0
+    text = pty.text
+    long = [line for line in text.splitlines() if len(line) > width]
+    assert not long, f"lines longer than the terminal's {width} columns: {long}"
+    flat = " ".join(table.split())
+    assert "you: seat 0, partner seat 2" in flat
+    game = load_game("nestors")
+    first = game.render(game.observe(game.initial_state(4, 1), 0)).splitlines()[0]
+    assert " ".join(first.split()) in flat, "the long first line lost or split a word"
+    help_text = " ".join(text.split("Choose an action by its number", 1)[1].split())
+    assert "a file that is there already is overwritten only if you say so" in help_text
+
+
+def _hand_and_actions(table: str) -> tuple[list[str], list[str]]:
+    hand = re.search(r"your hand: (.+)$", table, re.M)
+    assert hand is not None, table
+    cards = hand.group(1).split()
+    played = [c.removeprefix("play ") for c in _choices(table) if c.startswith("play ")]
+    return cards, played
+
+
+def test_the_hand_and_the_numbered_actions_are_in_one_order(tmp_path: Path) -> None:
+    """Noddy's hand is drawn 9♣ Q♥ K♣; its plays are numbered in that order, not the rules'."""
+    game = load_game("noddy")
+    state = game.initial_state(2, 1)
+    while game.current_player(state) != 0 or len(game.legal_actions(state)) < 3:
+        state = game.apply(state, game.legal_actions(state)[0])
+    rules_order = [str(a) for a in game.legal_actions(state)]
+    assert rules_order == ["play 9♣", "play K♣", "play Q♥"]  # what the person was shown
+
+    args = ["play", "noddy", "--human", "0", "--bots", "first_legal:FirstLegal", "--seed", "1"]
+    (tmp_path / "first_legal.py").write_text(
+        "class FirstLegal:\n"
+        "    def act(self, observation):\n"
+        "        return observation.legal_actions[0]\n",
+        encoding="utf-8",
+    )
+    pty = Pty([*args, "--no-auto-forced"], tmp_path)
+    while True:
+        table = pty.prompt()
+        if sum(c.startswith("play ") for c in _choices(table)) >= 2:
+            break
+        pty.send("1\r")
+    hand, played = _hand_and_actions(table)
+    assert hand == ["9♣", "Q♥", "K♣"]
+    assert played == hand, f"hand {hand}, actions {played}"
+    pty.send("2\r")  # the second card of the hand
+    pty.wait(r"^seat 0 \(you\) played Q♥$")
+    assert _leave(pty) == 0
+
+
+def test_forced_moves_play_themselves_and_a_thinking_bot_is_shown(tmp_path: Path) -> None:
+    """A lone legal action is played and said; --no-auto-forced asks; bots show thinking."""
+    args = ["play", "noddy", "--human", "0", "--bots", "random", "--seed", "1"]
+    pty = Pty(args, tmp_path)
+    pty.wait(r"^seat 0 \(you\) passed \(the only legal action, played for you\)$")
+    table = pty.prompt()
+    assert len(_choices(table)) > 1
+    assert _leave(pty) == 0
+    assert re.search(r"seat 1 \(random\) is thinking\.\.\.", pty.text)
+
+    pty = Pty([*args, "--no-auto-forced"], tmp_path)
+    table = pty.prompt()
+    assert _choices(table) == ["pass"]
+    pty.send("1\r")
+    pty.wait(r"^seat 0 \(you\) passed$")
+    pty.prompt()
+    assert _leave(pty) == 0
+
+
+def test_ctrl_c_with_nothing_to_lose_exits_130(tmp_path: Path) -> None:
+    """Ctrl-C at the first prompt leaves at once, with the exit status of an interrupt."""
+    args = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "8", "--dealer", "1"]
+    pty = Pty(args, tmp_path)
+    assert "(decision 1)" in pty.prompt()
+    pty.send("\x03")
+    pty.wait(r"match left unfinished after \d+ decisions\.")
+    assert pty.finish() == 130

@@ -99,3 +99,16 @@ def test_generated_plugin_installs_certifies_and_passes_its_tests(tmp_path: Path
         cwd=tmp_path,
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
+
+
+def test_next_steps_say_how_to_get_pytest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plain install has no pytest: the next steps say to install it (or the testing extra)."""
+    assert main(["new-game", "steps", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    test_line = next(i for i, line in enumerate(lines) if line.strip().startswith("pytest "))
+    before = "\n".join(lines[:test_line])
+    assert "pip install pytest" in before
+    assert "'./[testing]'" in before

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -216,3 +217,16 @@ def test_doctor_json_on_a_clean_install(capsys: pytest.CaptureFixture[str]) -> N
     dists = {p["distribution"] for p in data["plugins"]}
     assert {"cardcore", "cardcore-nyuri", "cardcore-highcard"} <= dists
     assert data["games"] >= 5 and data["bots"] >= 7
+
+
+def test_bots_only_play_draws_and_prints_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --seed, bots play a new deal whose seed is printed (and in --json)."""
+    seeds = []
+    for _ in range(2):
+        assert main(["play", "highcard", "--bots", "random,random", "--json"]) == 0
+        seeds.append(json.loads(capsys.readouterr().out)["seed"])
+    assert seeds[0] != seeds[1]
+    assert main(["play", "highcard", "--bots", "random,random"]) == 0
+    out = capsys.readouterr().out
+    m = re.search(r"seed (\d+)\n  \(a seed drawn at random: --seed (\d+) deals", out)
+    assert m is not None and m.group(1) == m.group(2), out

@@ -6,6 +6,12 @@ takes a second or two, so they are built anew for every test session; a virtual
 environment is kept between sessions under ``.venv/fresh/`` and reused only while the
 wheels it was made from are byte for byte the same (hatchling builds reproducible wheels)
 and nothing has been installed into it since.
+
+No test reaches a package index: the third-party wheels those venvs need (every
+dependency of every distribution and extra, pytest, and hatchling for the examples that
+build a plugin) are put in ``.venv/wheelhouse/`` by ``make`` before pytest runs
+(``python -m tests.docs.freshenv .venv/wheelhouse``), and every ``pip`` of the docs test
+runs with ``--no-index`` and that folder.
 """
 
 from __future__ import annotations
@@ -16,11 +22,16 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".venv" / "fresh"
+WHEELHOUSE = ROOT / ".venv" / "wheelhouse"
+"""The third-party wheels the fresh venvs install from (see the module docstring)."""
+TOOLS = ("pytest", "hatchling")
+"""Installed by the docs examples besides the distributions' own dependencies."""
 
 
 def project_dirs() -> list[Path]:
@@ -58,6 +69,59 @@ def source_digest(folder: Path) -> str:
             h.update(f.relative_to(folder).as_posix().encode() + b"\0")
             h.update(f.read_bytes() + b"\0")
     return h.hexdigest()
+
+
+def third_party_requirements() -> list[str]:
+    """What the fresh venvs may need from outside the repository.
+
+    Every dependency of every distribution and of each of its extras (but ``dev``, the
+    development set), with :data:`TOOLS`; the repository's own distributions left out.
+    """
+    ours = {name for d in project_dirs() if (name := dist_name(d)) is not None}
+    found: set[str] = set(TOOLS)
+    for d in project_dirs():
+        project = tomllib.loads((d / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+        reqs = list(project.get("dependencies", []))
+        for extra, items in project.get("optional-dependencies", {}).items():
+            if extra != "dev":
+                reqs += items
+        for req in reqs:
+            m = re.match(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
+            if m and normalise(m[1]) not in ours:
+                found.add(req.strip())
+    return sorted(found)
+
+
+def wheelhouse() -> Path:
+    """The folder of third-party wheels, made by ``make`` before pytest runs.
+
+    Raises:
+        RuntimeError: it has not been made (the message says how to make it).
+    """
+    if not (WHEELHOUSE / "DONE").is_file():
+        raise RuntimeError(
+            f"{WHEELHOUSE} is missing: the docs test installs the dependencies of the "
+            "wheels from it and never from a package index; make it with `make wheelhouse` "
+            "(make test does)"
+        )
+    return WHEELHOUSE
+
+
+def make_wheelhouse(folder: Path) -> None:
+    """Put a wheel of every :func:`third_party_requirements` and their dependencies in ``folder``.
+
+    Raises:
+        RuntimeError: pip failed; the message holds its output.
+    """
+    (folder / "DONE").unlink(missing_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "pip", "wheel", "-q", "-w", str(folder)]
+    done = subprocess.run(
+        [*cmd, *third_party_requirements()], capture_output=True, text=True, check=False
+    )
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}")
+    (folder / "DONE").touch()
 
 
 @dataclass(frozen=True)
@@ -147,6 +211,8 @@ class Venv:
         env["VIRTUAL_ENV"] = str(self.path)
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+        env["PIP_NO_INDEX"] = "1"  # an example that reaches for the index fails, loudly
+        env["PIP_FIND_LINKS"] = f"{self.wheels.folder} {wheelhouse()}"
         if home is not None:  # pip keeps its cache where it was
             env.setdefault("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip"))
             env["HOME"] = str(home)
@@ -158,7 +224,7 @@ class Venv:
 
 
 def fresh_venv(name: str, requirements: list[str], wheels: Wheels) -> Venv:
-    """A venv with ``requirements`` installed from the wheels (their dependencies from PyPI).
+    """A venv with ``requirements`` installed from the wheels (dependencies: the wheelhouse).
 
     Reused from an earlier session when it was made from the same wheels and the same
     requirements and has not been changed since; otherwise made anew.
@@ -182,10 +248,17 @@ def fresh_venv(name: str, requirements: list[str], wheels: Wheels) -> Venv:
     shutil.rmtree(path, ignore_errors=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     base = getattr(sys, "_base_executable", sys.executable)
-    pip = [str(path / "bin" / "python"), "-m", "pip", "install", "-q"]
+    pip = [str(path / "bin" / "python"), "-m", "pip", "install", "-q", "--no-index"]
     steps = [
         [base, "-m", "venv", str(path)],
-        [*pip, "--find-links", str(wheels.folder), *requirements],
+        [
+            *pip,
+            "--find-links",
+            str(wheels.folder),
+            "--find-links",
+            str(wheelhouse()),
+            *requirements,
+        ],
     ]
     for cmd in steps:
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -193,3 +266,7 @@ def fresh_venv(name: str, requirements: list[str], wheels: Wheels) -> Venv:
             raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}")
     stamp.write_text(key, encoding="utf-8")
     return Venv(path, wheels)
+
+
+if __name__ == "__main__":  # make's wheelhouse step: python -m tests.docs.freshenv FOLDER
+    make_wheelhouse(Path(sys.argv[1]) if len(sys.argv) > 1 else WHEELHOUSE)

@@ -1,7 +1,8 @@
 """A plain install from wheels breaks nothing: certify works, and so does anyone's pytest.
 
 The venv holds only what a user types: ``pip install cardcore cardcore-noddy pytest``
-(from the wheels; their dependencies from PyPI), no extras.
+(from the wheels; their dependencies from the wheelhouse ``make`` fills, never from an
+index), no extras.
 """
 
 from __future__ import annotations
@@ -54,3 +55,14 @@ def test_an_unrelated_pytest_project_passes(plain_venv: Venv, tmp_path: Path) ->
     status, out = run(plain_venv, cmd, tmp_path)
     assert status == 0, f"pytest exited with {status}:\n{out}"
     assert "1 passed" in out
+
+
+def test_pip_in_a_fresh_venv_never_reaches_a_package_index(
+    plain_venv: Venv, tmp_path: Path
+) -> None:
+    """A package that is not in the wheelhouse is refused at once, not fetched from an index."""
+    cmd = [str(plain_venv.python), "-m", "pip", "download", "--no-deps", "-d", str(tmp_path)]
+    status, out = run(plain_venv, [*cmd, "rlcard"], tmp_path)
+    assert status != 0, f"pip fetched a package that make test never installs:\n{out}"
+    assert "No matching distribution found for rlcard" in out, out
+    assert not list(tmp_path.glob("*.whl")) and not list(tmp_path.glob("*.tar.gz"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -183,7 +184,12 @@ def test_installing_by_a_bare_name_fails(docs_venv: Venv, tmp_path: Path) -> Non
 
 
 def test_installing_from_the_checkout_uses_the_wheels(docs_venv: Venv, tmp_path: Path) -> None:
-    """`pip install ./ ./plugins/...` from the top of the checkout works and changes nothing."""
+    """`pip install ./ ./plugins/...` from the top of the checkout works and changes nothing.
+
+    What is installed is compared before and after (an earlier page may have installed a
+    plugin of its own into the shared venv, which this test does not judge).
+    """
+    before = _installed(docs_venv)
     runner = run_page(
         tmp_path,
         docs_venv,
@@ -195,7 +201,20 @@ def test_installing_from_the_checkout_uses_the_wheels(docs_venv: Venv, tmp_path:
         """,
     )
     assert runner.ran == 1
-    assert (docs_venv.path / "STAMP").is_file()  # nothing new was installed
+    assert _installed(docs_venv) == before  # nothing new was installed
+
+
+def _installed(venv: Venv) -> str:
+    """``pip freeze`` of the venv: every distribution and where it came from."""
+    done = subprocess.run(
+        [str(venv.python), "-m", "pip", "freeze", "--all"],
+        env=venv.env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    return done.stdout
 
 
 def test_a_marked_block_is_not_run_and_is_listed(docs_venv: Venv, tmp_path: Path) -> None:

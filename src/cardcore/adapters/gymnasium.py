@@ -24,10 +24,15 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Final, cast, final
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from gymnasium.envs.registration import EnvSpec
+from cardcore.adapters._extra import missing_rl
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.envs.registration import EnvSpec
+except ModuleNotFoundError as _e:  # no rl extra: say which one to install
+    raise missing_rl(__name__, _e) from None
 
 from cardcore._host import PluginHost, load_bot
 from cardcore._table import SPECTATOR

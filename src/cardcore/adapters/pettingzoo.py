@@ -21,10 +21,15 @@ from __future__ import annotations
 
 from typing import Any, final
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+from cardcore.adapters._extra import missing_rl
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as _e:  # no rl extra: say which one to install
+    raise missing_rl(__name__, _e) from None
 
 from cardcore._game import IllegalActionError
 from cardcore._host import PluginHost

@@ -291,7 +291,9 @@ class DaskExecutor:
         try:
             distributed: Any = importlib.import_module("distributed")
         except ImportError:
-            raise ArenaError("--scheduler needs Dask: pip install 'cardcore[dask]'") from None
+            raise ArenaError(
+                "--scheduler needs Dask: pip install 'dask[distributed]', or './[dask]' in a cardcore checkout"
+            ) from None
         own = isinstance(self._address, str)
         if own:
             try:

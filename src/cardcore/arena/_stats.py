@@ -350,7 +350,10 @@ def openskill_ratings(
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        return None, "no ratings: openskill is not installed (pip install 'cardcore[rating]')"
+        return (
+            None,
+            "no ratings: openskill is not installed (pip install openskill, or './[rating]' in a cardcore checkout)",
+        )
     model = PlackettLuce()
     ratings = [model.rating(name=str(e)) for e in range(entrants)]
     for g in games:

@@ -312,6 +312,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _play_resume(args)
     if args.game is None:
         raise CliError("give a GAME to play, or --resume FILE")
+    args.drawn_seed = args.seed is None
+    if args.seed is None:  # a new deal every time; the header says how to play it again
+        import secrets
+
+        args.seed = secrets.randbelow(2**31)
     game = _build_game(args)
     humans = sorted(set(args.human or []))
     nbots = len(parse_bot_list(args.bots)) if args.bots else 0
@@ -337,6 +342,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if not args.json:
         print(f"{game.name}: {n} players, preset {args.preset}, seed {args.seed}")
+        if args.drawn_seed:
+            print(f"  (a seed drawn at random: --seed {args.seed} deals this match again)")
         for i, name in enumerate(names):
             print(f"  seat {i}: {name}")
     record = play_match(
@@ -356,7 +363,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.json:
         print(
             json.dumps(
-                {"outcome": outcome.to_json(), "bots": names, "decisions": len(record.actions)},
+                {
+                    "outcome": outcome.to_json(),
+                    "bots": names,
+                    "decisions": len(record.actions),
+                    "seed": args.seed,
+                },
                 ensure_ascii=False,
             )
         )
@@ -765,7 +777,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         help="number of seats (default: one per bot and human, at least the game's minimum)",
     )
-    p.add_argument("--seed", type=int, default=0, help="match seed (default: %(default)s)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="match seed, to play a deal again (default: drawn at random, and printed)",
+    )
     p.add_argument("--dealer", type=int, help="dealer seat (default: as the rules say)")
     p.add_argument(
         "--record",
@@ -780,6 +796,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print only the outcome as JSON")
     p.add_argument(
         "--verbose", "-v", action="store_true", help="draw the table after every decision"
+    )
+    p.add_argument(
+        "--auto-forced",
+        action=argparse.BooleanOptionalAction,
+        help="play a person's only legal action for them, and say so (default: on at a "
+        "terminal, off when the moves come from a script)",
     )
     p.set_defaults(func=cmd_play)
 
@@ -867,10 +889,22 @@ _EXTRA_COMMANDS: tuple[str, ...] = (
 """Sub-commands defined in their own modules; each has ``register(subparsers)``."""
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of one sub-command (the top-level parser if there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found = action.choices.get(command)
+            if isinstance(found, argparse.ArgumentParser):
+                return found
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # with the sub-command's usage, not the top-level one
+        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.func(args))
     except (CliError, RecordError, PluginError, OptionError, IllegalActionError, ValueError) as e:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import time
 from collections.abc import Sequence
 from typing import Any, Final, Literal, final
@@ -31,8 +32,10 @@ from cardcore._table import SPECTATOR
 from cardcore.cli._human_io import Terminal, changed_lines, columns
 from cardcore.cli._human_text import (
     final_hands,
+    in_hand_order,
     known_cards,
     move_text,
+    own_cards,
     past_tense,
     without_legal,
 )
@@ -49,8 +52,11 @@ Commands:
   show          draw the table and the legal actions again
   hint          what a bot would play here (the game's heuristic bot, else random)
   undo          take back your previous decision (and the moves made since)
-  save [FILE]   save the match (default: {path}); resume with 'cardcore play --resume FILE'
+  save [FILE]   save the match (default: {path}); resume with 'cardcore play --resume FILE';
+                a file that is there already is overwritten only if you say so
   quit          stop (you are offered to save first)
+A seat's only legal action is played for it, and said, unless you play with
+--no-auto-forced (the default at a terminal; with typed-in scripts, --auto-forced).
 Keys at a terminal:
   Tab           complete an action or command (suits may be typed as c d h s)
   Up, Down      earlier lines; Left, Right, Home, End edit the line
@@ -64,6 +70,9 @@ _Turn = Literal["played", "again", "quit"]
 
 _LEAVE: Final = "Save before leaving? [Y/n/c] "
 """The question asked before leaving an unsaved match (Enter alone is yes)."""
+
+INTERRUPTED: Final = 130
+"""The exit code after Ctrl-C, as a shell gives a program stopped by SIGINT."""
 
 
 def _one_line(text: str) -> str:
@@ -110,12 +119,14 @@ class _Session:
         record: MatchRecord,
         term: Terminal,
         *,
-        save_path: str,
+        save_path: str | None,
         final_path: str | None,
         verbose: bool,
         time_limit: float | None,
         as_json: bool,
         saved: bool = False,
+        auto_forced: bool | None = None,
+        drawn_seed: bool = False,
     ) -> None:
         self.game = game
         self.base = attrs.evolve(record, actions=(), outcome=None)
@@ -123,7 +134,16 @@ class _Session:
         self.n = record.num_players
         self.humans = frozenset(s for s, b in enumerate(self.names) if b == HUMAN)
         self.term = term
-        self.save_path = save_path
+        self._save_path = save_path
+        """Where ``save`` writes by default; ``None``: a new file, named at the first save."""
+        self.mine: set[str] = set()
+        """The files this match may overwrite without asking: its own saves, the resumed
+        file, the ``--record`` file."""
+        if save_path is not None:
+            self.mine.add(os.path.abspath(save_path))
+        self.auto_forced = term.interactive if auto_forced is None else auto_forced
+        """Whether a seat's only legal action is played without asking."""
+        self.drawn_seed = drawn_seed
         self.final_path = final_path
         self.verbose = verbose
         self.time_limit = time_limit
@@ -150,15 +170,16 @@ class _Session:
         """Play until the game ends or the people quit; return the exit code.
 
         Ctrl-C, at the prompt or while a bot thinks, asks whether to save before leaving,
-        or to carry on: the match is never lost.
+        or to carry on: the match is never lost. Leaving after Ctrl-C exits with 130.
         """
         self._header()
         while True:
             try:
                 return self._play()
             except KeyboardInterrupt:
+                self.term.status(None)
                 if self._interrupted():
-                    return 0
+                    return INTERRUPTED
 
     def _play(self) -> int:
         while True:
@@ -181,6 +202,8 @@ class _Session:
         self.term.say(
             f"{rec.game}: {self.n} players, preset {rec.preset}, seed {rec.seed}", style="bold"
         )
+        if self.drawn_seed:
+            self.term.say(f"  (a seed drawn at random: --seed {rec.seed} deals this match again)")
         for seat, name in enumerate(self.names):
             self.term.say(f"  seat {seat}: {name}")
         if self.actions:
@@ -204,6 +227,22 @@ class _Session:
         self.term.say(title, style="bold")
         self.term.view(text)
 
+    def _forced(self, i: int) -> bool:
+        """Whether decision ``i`` (0-based) was a seat's only legal action, played for it."""
+        return self.auto_forced and len(self.game.legal_actions(self.states[i])) == 1
+
+    def _legal(self, seat: int, obs: Any) -> tuple[Any, ...]:
+        """The seat's legal actions, those of its own cards in the order its hand is drawn."""
+        legal = tuple(obs.legal_actions)
+        view = getattr(obs, "table", None)
+        if len(legal) < 2 or view is None:
+            return legal
+        try:
+            own = own_cards(view, seat)
+        except (AttributeError, TypeError):  # an observation without a card table
+            return legal
+        return tuple(in_hand_order(legal, self._render(seat), own))
+
     def _move_line(self, seat: int, action: Any) -> str:
         """``seat 1 (random) played 7♦``: a decision as far as the viewer may know it.
 
@@ -211,8 +250,11 @@ class _Session:
         action's text with every card the viewer's observation does not place shown as
         ``?`` (the cards of a face-down discard stay hidden).
         """
+        forced = ""
+        if seat in self.humans and self._forced(len(self.states) - 2):
+            forced = " (the only legal action, played for you)"
         if seat == self.viewer:
-            return f"{self._label(seat)} {past_tense(str(action))}"
+            return f"{self._label(seat)} {past_tense(str(action))}{forced}"
         view = self.game.observe(self.states[-1], self.viewer).table
         return f"{self._label(seat)} {move_text(str(action), known_cards(view))}"
 
@@ -245,6 +287,7 @@ class _Session:
         """Let a bot decide; return the outcome if it forfeits (as in ``play_match``)."""
         obs = self.game.observe(self.states[-1], seat)
         teams = self.game.teams(self.n)
+        self.term.status(f"{self._label(seat)} is thinking...")
         t0 = time.perf_counter()
         try:
             action = self.bots[seat].act(obs)
@@ -252,6 +295,8 @@ class _Session:
             return Outcome.forfeited(
                 self.n, seat, f"seat {seat} raised {type(e).__name__}: {e}", teams
             )
+        finally:
+            self.term.status(None)
         took = time.perf_counter() - t0
         if self.time_limit is not None and took > self.time_limit:
             return Outcome.forfeited(
@@ -274,7 +319,14 @@ class _Session:
     # ---- people --------------------------------------------------------------------
 
     def _human_turn(self, seat: int) -> _Turn:
-        """Show the seat its table and read lines until it decides or leaves."""
+        """Show the seat its table and read lines until it decides or leaves.
+
+        A seat with one legal action plays it at once when :attr:`auto_forced` is on.
+        """
+        obs = self.game.observe(self.states[-1], seat)
+        if self.auto_forced and len(obs.legal_actions) == 1:
+            self._push(seat, obs.legal_actions[0])
+            return "played"
         if self.last_human != seat and len(self.humans) > 1 and self.term.interactive:
             self.term.clear()
             if (
@@ -283,8 +335,7 @@ class _Session:
             ):
                 return self._quit(ask=True)
         self.last_human = seat
-        obs = self.game.observe(self.states[-1], seat)
-        legal = tuple(obs.legal_actions)
+        legal = self._legal(seat, obs)
         choices = [str(a) for a in legal] + list(_COMMANDS)
         self._show_table(seat, legal)
         while True:
@@ -310,7 +361,7 @@ class _Session:
                 if self._undo(seat):
                     return "again"
             elif word == "save":
-                self._save(rest or self.save_path)
+                self._save(rest or None)
             elif word in ("quit", "exit", "q") and not rest:
                 return self._quit(ask=True)
             else:
@@ -375,7 +426,7 @@ class _Session:
 
     def _undo(self, seat: int) -> bool:
         """Go back to this seat's previous decision; say why not when it cannot."""
-        mine = [i for i, s in enumerate(self.movers) if s == seat]
+        mine = [i for i, s in enumerate(self.movers) if s == seat and not self._forced(i)]
         if not mine:
             self.term.error("nothing to undo: this is your first decision.")
             return False
@@ -400,12 +451,55 @@ class _Session:
     def _record(self, outcome: Outcome | None) -> MatchRecord:
         return attrs.evolve(self.base, actions=tuple(self.actions), outcome=outcome)
 
-    def _save(self, path: str) -> bool:
+    @property
+    def save_path(self) -> str:
+        """Where ``save`` without a file name writes: the match's file, else a new name.
+
+        A new name is ``GAME-seedSEED.cardcore.json``, with ``-2``, ``-3``, ... before
+        ``.cardcore.json`` when that file is there already: a save never lands on
+        another match's file.
+        """
+        if self._save_path is not None:
+            return self._save_path
+        stem = f"{self.game.name}-seed{self.base.seed}"
+        k = 1
+        while True:
+            path = f"{stem}{'' if k == 1 else f'-{k}'}.cardcore.json"
+            if os.path.abspath(path) in self.mine or not os.path.lexists(path):
+                return path
+            k += 1
+
+    def _may_write(self, path: str) -> bool:
+        """Whether to write ``path``: a file of this match, a new one, or the person agrees."""
+        if os.path.abspath(path) in self.mine or not os.path.lexists(path):
+            return True
+        if os.path.isdir(path):
+            self.term.error(f"cannot save to {path}: it is a folder; give a file name.")
+            return False
+        try:
+            answer = self.term.ask(f"{path} is there already: overwrite it? [y/N] ", ("y", "n"))
+        except KeyboardInterrupt:
+            answer = None
+            self.term.say("")
+        if (answer or "").lower() in ("y", "yes"):
+            return True
+        self.term.say(f"not saved: {path} is left as it was (save FILE names another file).")
+        return False
+
+    def _save(self, path: str | None = None) -> bool:
+        """Save to ``path`` (default: :attr:`save_path`); never over another file unasked."""
+        if path is None:
+            path = self.save_path
+            if self._save_path is None:
+                self._save_path = path
+        if not self._may_write(path):
+            return False
         try:
             self._record(None).save(path)
         except OSError as e:
             self.term.error(f"cannot save to {path}: {e.strerror or e}")
             return False
+        self.mine.add(os.path.abspath(path))
         self.saved_at = len(self.actions)
         self.term.say(
             f"saved {len(self.actions)} decisions to {path} "
@@ -442,7 +536,7 @@ class _Session:
                 answer = "y"  # Ctrl-D at a terminal: save and leave
             word = (answer or "y").lower()  # Enter alone: save and leave, the safe choice
             if word in ("y", "yes"):
-                if self._save(self.save_path):
+                if self._save():
                     return True
                 continue
             if word in ("n", "no"):
@@ -485,6 +579,7 @@ class _Session:
                 "outcome": outcome.to_json(),
                 "bots": self.names,
                 "decisions": len(self.actions),
+                "seed": self.base.seed,
             }
             self.term.say(json.dumps(data, ensure_ascii=False))
             return 0
@@ -499,10 +594,6 @@ class _Session:
         return 0
 
 
-def _default_path(game: str, seed: int) -> str:
-    return f"{game}-seed{seed}.cardcore.json"
-
-
 def play_human(
     game: Game[Any, Any, Any], args: argparse.Namespace, n: int, humans: Sequence[int]
 ) -> int:
@@ -515,7 +606,8 @@ def play_human(
         humans: the seats people play.
 
     Returns:
-        The exit code: 0 when the match ends or the people leave it.
+        The exit code: 0 when the match ends or the people leave it, 130 when they leave
+        it with Ctrl-C.
     """
     entries = _bot_entries(args.bots, n, humans)
     host = cli._host()
@@ -536,11 +628,13 @@ def play_human(
         game,
         record,
         Terminal(),
-        save_path=args.record or _default_path(game.name, args.seed),
+        save_path=args.record,
         final_path=args.record,
         verbose=bool(args.verbose),
         time_limit=args.time_limit,
         as_json=bool(args.json),
+        auto_forced=getattr(args, "auto_forced", None),
+        drawn_seed=bool(getattr(args, "drawn_seed", False)),
     )
     return session.run()
 
@@ -555,7 +649,8 @@ def resume_human(args: argparse.Namespace) -> int:
         args: the parsed ``cardcore play`` arguments.
 
     Returns:
-        The exit code: 0 when the match ends or the people leave it.
+        The exit code: 0 when the match ends or the people leave it, 130 when they leave
+        it with Ctrl-C.
 
     Raises:
         CliError: seats given again on the command line, or a finished match.
@@ -588,6 +683,7 @@ def resume_human(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         as_json=bool(args.json),
         saved=not args.record,  # the resumed file already holds these decisions
+        auto_forced=getattr(args, "auto_forced", None),
     )
     return session.run()
 

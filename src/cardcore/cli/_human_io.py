@@ -3,6 +3,9 @@
 Colour comes from rich, imported only when it is used: when standard output is a
 terminal, ``NO_COLOR`` is unset (or empty) and ``TERM`` is not ``dumb``. Otherwise every
 line is plain text, so that a pipe, a log file or a test sees exactly what was written.
+At a terminal, long lines are wrapped at word boundaries to its width (a continued line
+is indented under its start), and a bot's thinking shows on a line of its own that goes
+away when it has decided.
 
 Input is read one line at a time. At a terminal the line is edited with prompt_toolkit
 (imported only then): arrow keys, history, and Tab to complete the texts of the legal
@@ -17,11 +20,21 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import shutil
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TextIO, final
 
-__all__ = ["Terminal", "ascii_cards", "changed_lines", "columns", "matches", "wants_color"]
+__all__ = [
+    "Terminal",
+    "ascii_cards",
+    "changed_lines",
+    "columns",
+    "matches",
+    "wants_color",
+    "wrap_text",
+]
 
 _CARD_RED: Final = re.compile(r"(?<!\w)(?:10|[2-9AJQKT])[♥♦]")
 _CARD_BLACK: Final = re.compile(r"(?<!\w)(?:10|[2-9AJQKT])[♠♣]")
@@ -104,6 +117,47 @@ def columns(items: Sequence[str], width: int = 80) -> list[str]:
     return lines
 
 
+_HANG: Final = re.compile(r"^(\s*\S.*?\S\s{2,})\S")
+"""A line laid out in two columns (``  save [FILE]   save the match``): continued lines
+go under its second column."""
+
+
+def wrap_text(text: str, width: int) -> str:
+    """Wrap every line longer than ``width`` at word boundaries.
+
+    A continued line is indented two more spaces than the line it continues, or under
+    the second column of a two-column line (a help text); a word longer than a whole
+    line is the only thing ever broken.
+
+    Args:
+        text: one or more lines.
+        width: the terminal's width in columns.
+
+    Returns:
+        The text with no line longer than ``width`` (unless ``width`` is tiny).
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        hang = indent + "  "
+        m = _HANG.match(line)
+        if m is not None and len(m.group(1)) <= width // 2:
+            hang = " " * len(m.group(1))
+        if len(hang) > width // 2:
+            hang = ""
+        wrapper = textwrap.TextWrapper(
+            width=max(width, 10),
+            initial_indent=indent,
+            subsequent_indent=hang,
+            break_on_hyphens=False,
+        )
+        out.extend(wrapper.wrap(line[len(indent) :]) or [line])
+    return "\n".join(out)
+
+
 def changed_lines(before: str, after: str) -> list[str]:
     """The lines of ``after`` that are new or changed compared with ``before``.
 
@@ -148,6 +202,9 @@ class Terminal:
         self.color = wants_color(self.stdout, env) if color is None else color
         self.interactive = _isatty(self.stdin)
         """A person types at a terminal (so the terminal echoes the input itself)."""
+        self.live = _isatty(self.stdout)
+        """A person reads at a terminal: lines are wrapped, thinking is shown."""
+        self._status = False
         self._console: Any = None
         self._editor: _Editor | bool | None = None
         """The line editor: ``None`` until first asked, ``False`` when there is none."""
@@ -168,10 +225,32 @@ class Terminal:
         """The line width to lay text out in (80 unless a terminal says otherwise)."""
         if self._console is not None:
             return int(self._console.width)
+        if self.live:
+            return shutil.get_terminal_size((80, 24)).columns
         return 80
+
+    def _fit(self, text: str) -> str:
+        """``text`` wrapped to the terminal's width; as it is when no person reads it."""
+        return wrap_text(text, self.width) if self.live else text
+
+    def status(self, text: str | None) -> None:
+        """Show a passing line (``seat 2 is thinking...``) at a terminal; ``None`` clears it.
+
+        Nothing is written when standard output is not a terminal.
+        """
+        if not self.live:
+            return
+        if self._status:
+            self.stdout.write("\r\x1b[K")
+            self._status = False
+        if text:
+            self.stdout.write(text[: max(self.width - 1, 1)])
+            self._status = True
+        self.stdout.flush()
 
     def say(self, text: str = "", style: str | None = None) -> None:
         """Write one or more lines, in ``style`` (a rich style) when colour is on."""
+        text = self._fit(text)
         if self._console is not None:
             self._console.print(text, style=style)
         else:
@@ -184,9 +263,10 @@ class Terminal:
 
     def view(self, text: str, indent: str = "    ") -> None:
         """Write a rendered table, indented; with colour, red suits are red."""
-        body = indent + text.replace("\n", "\n" + indent)
+        body = self._fit(indent + text.replace("\n", "\n" + indent))
         if self._console is None:
-            self.say(body)
+            self.stdout.write(body + "\n")
+            self.stdout.flush()
             return
         from rich.text import Text
 

@@ -18,7 +18,15 @@ import attrs
 from cardcore._cards import Card, parse_card
 from cardcore._table import CardTable, TableView, Visibility
 
-__all__ = ["final_hands", "known_cards", "move_text", "past_tense", "without_legal"]
+__all__ = [
+    "final_hands",
+    "in_hand_order",
+    "known_cards",
+    "move_text",
+    "own_cards",
+    "past_tense",
+    "without_legal",
+]
 
 _CARD: Final = re.compile(r"(?<![\w?])(?:10|[2-9TJQKA])[♣♦♥♠]")
 """A card as ``str(Card)`` writes it, inside an action's text."""
@@ -91,6 +99,71 @@ def known_cards(view: TableView) -> int:
             if c >= 0:
                 mask |= 1 << c
     return mask
+
+
+def own_cards(view: TableView, seat: int) -> int:
+    """The mask of the cards in the seat's own zones that others do not see (its hand).
+
+    Args:
+        view: the card part of the seat's observation.
+        seat: the seat.
+
+    Returns:
+        A card-set bitmask (0 for a game without such zones).
+    """
+    mask = 0
+    for i, zone in enumerate(view.layout.zones):
+        if zone.owner == seat and zone.visibility is not Visibility.PUBLIC:
+            for card in view.cards(i):
+                mask |= 1 << card.id
+    return mask
+
+
+def _cards_in(text: str) -> list[int]:
+    out = []
+    for m in _CARD.finditer(text):
+        try:
+            out.append(parse_card(m.group(0)).id)
+        except ValueError:  # pragma: no cover - the pattern only matches cards
+            continue
+    return out
+
+
+def in_hand_order(actions: Sequence[Any], rendered: str, own: int) -> list[Any]:
+    """The legal actions, those made of one's own cards in the order the hand is drawn.
+
+    The hand is the line of ``rendered`` that shows the most of the seat's own cards;
+    actions whose cards are all in it are put in the order of those cards there (an
+    action of several cards by its first, then its next ones), in the places such
+    actions had, so that an action without cards (``pass``) stays where the game put it.
+
+    Args:
+        actions: the legal actions in the game's order.
+        rendered: the seat's table as the game renders it.
+        own: the seat's own cards (see :func:`own_cards`).
+
+    Returns:
+        The same actions, reordered.
+    """
+    best: list[int] = []
+    for line in rendered.splitlines():
+        mine = [c for c in _cards_in(line) if own >> c & 1]
+        if len(set(mine)) > len(set(best)):
+            best = mine
+    where: dict[int, int] = {}
+    for c in best:
+        where.setdefault(c, len(where))
+    slots: list[int] = []
+    keyed: list[tuple[list[int], Any]] = []
+    for i, action in enumerate(actions):
+        cards = _cards_in(str(action))
+        if cards and all(c in where for c in cards):
+            slots.append(i)
+            keyed.append(([where[c] for c in cards], action))
+    out = list(actions)
+    for i, (_, action) in zip(slots, sorted(keyed, key=lambda k: k[0]), strict=True):
+        out[i] = action
+    return out
 
 
 def _hide(known: int) -> Callable[[re.Match[str]], str]:

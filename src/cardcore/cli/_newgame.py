@@ -86,5 +86,8 @@ def cmd_new_game(args: argparse.Namespace) -> int:
     print(f"wrote {root} ({len(files)} files). Next:")
     print(f"  pip install -e {root}")
     print(f"  cardcore certify {args.name}")
+    print(
+        "  pip install pytest    # or cardcore's 'testing' extra: pip install './[testing]' in a cardcore checkout"
+    )
     print(f"  pytest {root / 'tests'}")
     return 0

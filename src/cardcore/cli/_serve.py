@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from cardcore._service import BOT_SECONDS, IDLE_SECONDS, MAX_MATCHES
@@ -18,7 +19,7 @@ def register(sub: Any) -> None:
         description="Run a Model Context Protocol server over stdio: an MCP client (an LLM "
         "agent) lists the installed games, starts matches against installed bots and plays "
         "them by action text, seeing only its own seats' observations. Needs the 'mcp' "
-        "extra: pip install 'cardcore[mcp]'.",
+        "extra: pip install './[mcp]' in a cardcore checkout, or pip install mcp.",
     )
     p.add_argument(
         "--bot-seconds",
@@ -54,9 +55,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as e:
         if e.name is not None and e.name.split(".")[0] == "mcp":
             raise ValueError(
-                "serve needs the MCP SDK: pip install 'cardcore[mcp]' (or pip install mcp)"
+                "serve needs the MCP SDK: pip install './[mcp]' in a cardcore checkout, or pip install mcp"
             ) from None
         raise
+    if sys.stdin.isatty():  # a person ran it: say what it waits for
+        print(
+            "cardcore serve: waiting for an MCP client on standard input (an LLM agent "
+            "starts this command itself; see the docs' MCP page). Ctrl-C stops it.",
+            file=sys.stderr,
+        )
     serve(
         bot_seconds=args.bot_seconds,
         idle_seconds=args.idle_minutes * 60,
