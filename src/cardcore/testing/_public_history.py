@@ -21,7 +21,7 @@ distinct within a match, so an event names where it happened (a deal, a trick).
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol, final, runtime_checkable
 
 import attrs
@@ -40,6 +40,9 @@ __all__ = [
 
 PROPERTY: Final = "public-history"
 """The property's name in a :class:`~cardcore.testing.ConformanceError`."""
+
+Policy = Callable[[Sequence[Any], random.Random], Any]
+"""Chooses an action from the legal ones, with the check's random generator."""
 
 _SHOWN: Final = 5
 """How many missing events a failure message lists."""
@@ -96,6 +99,7 @@ def public_history_problems(
     seed: int,
     *,
     events: PublicEventsGame | None = None,
+    policy: Policy | None = None,
 ) -> tuple[list[str], int, int]:
     """Play one random game and list how its observations miss or invent public events.
 
@@ -104,6 +108,7 @@ def public_history_problems(
         num_players: the number of seats.
         seed: the game's seed; it also seeds the random choice of actions.
         events: where the two methods are, when not on ``game`` itself.
+        policy: chooses each action from the legal ones (default: uniformly at random).
 
     Returns:
         The problems (one sentence each, empty when none), the decisions played and the
@@ -143,7 +148,7 @@ def public_history_problems(
             break
         look(cur, f"at decision {step}")
         legal = game.legal_actions(state)
-        action = legal[rng.randrange(len(legal))]
+        action = policy(legal, rng) if policy is not None else legal[rng.randrange(len(legal))]
         after = game.apply(state, action)
         for e in _events(decl.public_events(state, action, after), "public_events"):
             if e in made:
@@ -179,6 +184,7 @@ def check_public_history(
     seed: int = 0,
     host: PluginHost | None = None,
     events: PublicEventsGame | None = None,
+    policy: Policy | None = None,
 ) -> PublicHistoryReport:
     """Check that each seat's observations, joined over its decisions, hold every public event.
 
@@ -196,6 +202,8 @@ def check_public_history(
         seed: makes the run reproducible.
         host: the plugin host (for a game id).
         events: the two methods, when they are not the game's own.
+        policy: chooses each action from the legal ones (default: uniformly at random);
+            a policy that favours rare moves (passing, say) reaches rare situations.
 
     Returns:
         What was played.
@@ -225,7 +233,9 @@ def check_public_history(
         for n in counts:
             for k in range(games):
                 game_seed = seed * 100_003 + k
-                problems, steps, count = public_history_problems(g, n, game_seed, events=events)
+                problems, steps, count = public_history_problems(
+                    g, n, game_seed, events=events, policy=policy
+                )
                 if problems:
                     raise ConformanceError(
                         PROPERTY,
