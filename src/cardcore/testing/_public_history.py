@@ -229,7 +229,9 @@ def check_public_history(
     name = ""
     for label, g in built:
         name = g.name
-        counts = list(players) if players is not None else [*range(g.min_players, g.max_players + 1)]
+        counts = (
+            list(players) if players is not None else [*range(g.min_players, g.max_players + 1)]
+        )
         for n in counts:
             for k in range(games):
                 game_seed = seed * 100_003 + k

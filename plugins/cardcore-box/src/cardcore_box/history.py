@@ -41,7 +41,7 @@ def public_events(before: BoxState, action: BoxAction, after: BoxState) -> tuple
     k0, k1, k2, k3 = before.table.known
     n0, n1, n2, n3 = after.table.known
     shown = (n0 & n1 & n2 & n3) & ~(k0 & k1 & k2 & k3)
-    assert shown and not shown & (shown - 1), "a move shows exactly one card"
+    assert shown.bit_count() == 1, "a move shows exactly one card"
     c = shown.bit_length() - 1
     card = DECK_52[c]
     out: list[Hashable] = []

@@ -105,9 +105,7 @@ def name_trump(options: NestorsOptions, state: NestorsState, action: Trump) -> N
         bidder=d.bidder,
         trump=r,
     )
-    play = PlayInfo(
-        trick=1, leader=seat, tricks=(0, 0), points=(0, 0), voids=(0, 0, 0, 0), done=()
-    )
+    play = PlayInfo(trick=1, leader=seat, tricks=(0, 0), points=(0, 0), voids=(0, 0, 0, 0), done=())
     return NestorsState(
         table=second_deal(state.table, d.dealer, seat),
         rng=state.rng,

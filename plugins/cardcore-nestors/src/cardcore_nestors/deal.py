@@ -201,7 +201,9 @@ def score_hand(
         calls=d.calls,
         tricks=(*p.done, record),
     )
-    play = new_play(12, bidder, (tricks[0], tricks[1]), (points[0], points[1]), p.voids, result.tricks)
+    play = new_play(
+        12, bidder, (tricks[0], tricks[1]), (points[0], points[1]), p.voids, result.tricks
+    )
     ended = new_state(table, state.rng, PH_PLAY, None, state.match, d, play)
     nxt = (d.dealer + 1) % 4 if options.next_dealer == "rotate" else bidder  # NS-3.2
     return after_deal(options, ended, nxt, scores, decl if made else None, result, deal_next)

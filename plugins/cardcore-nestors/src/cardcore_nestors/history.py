@@ -90,8 +90,11 @@ def public_events(
 
 
 def observed_events(obs: NestorsObservation) -> Iterator[Hashable]:
-    """The public events one observation holds: the deals that ended most recently
-    (:attr:`MatchInfo.recent`) and the current deal so far."""
+    """The public events one observation holds.
+
+    Those of the deals that ended most recently (``MatchInfo.recent``) and of the
+    current deal so far.
+    """
     for r in obs.match.recent:
         yield from _hand_events(r)
     d, p = obs.deal, obs.play
