@@ -135,3 +135,48 @@ def test_every_preset_of_an_installed_game_is_played() -> None:
     """With a game id, each preset is loaded and played (here Box's two presets)."""
     report = check_public_history("box", games=2, seed=3)
     assert (report.game, report.games_played) == ("box", 4)
+
+
+class NoddyEvents:
+    """Noddy's public events, as its state logs them (ND-8.1): every event, numbered."""
+
+    def initial_events(self, state: Any) -> Iterable[Hashable]:
+        return list(enumerate(state.events))
+
+    def public_events(self, before: Any, action: Any, after: Any) -> Iterable[Hashable]:
+        return [(i, e) for i, e in enumerate(after.events) if i >= len(before.events)]
+
+    def observed_events(self, observation: Any) -> Iterable[Hashable]:
+        return list(enumerate(observation.events))
+
+
+class NyuriEvents:
+    """Nyuri's public events per resolved turn (NY-8.1): the turn's record, then how the
+    layer took the target back when nobody offered."""
+
+    def public_events(self, before: Any, action: Any, after: Any) -> Iterable[Hashable]:
+        b, a = before.last, after.last
+        if a is None or a == b:
+            return []
+        if b is not None and a.turn == b.turn:  # the same turn: the layer's return
+            return [("returned", a.turn, a.returned)]
+        out: list[Hashable] = [("turn", *attrs.astuple(a, recurse=False)[:-1])]
+        if a.returned:
+            out.append(("returned", a.turn, a.returned))
+        return out
+
+    def observed_events(self, observation: Any) -> Iterable[Hashable]:
+        a = observation.last
+        if a is None:
+            return []
+        out: list[Hashable] = [("turn", *attrs.astuple(a, recurse=False)[:-1])]
+        if a.returned:
+            out.append(("returned", a.turn, a.returned))
+        return out
+
+
+@pytest.mark.parametrize(("game", "events"), [("noddy", NoddyEvents()), ("nyuri", NyuriEvents())])
+def test_noddy_and_nyuri_keep_their_public_history(game: str, events: Any) -> None:
+    """The games that already carried their history pass, declared from outside."""
+    report = check_public_history(game, games=3, seed=4, events=events)
+    assert report.events > 0

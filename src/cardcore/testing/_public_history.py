@@ -9,7 +9,9 @@ that the kit compares:
 * ``public_events(before, action, after)``: the events one move makes public, read by
   the referee from the full states (it may look at every card);
 * ``observed_events(observation)``: the events an observation holds, read from the
-  observation alone.
+  observation alone;
+* optionally ``initial_events(state)``: the events public before the first decision (a
+  cut for the first dealer, a turn-up), made by the setup rather than by a move.
 
 :func:`check_public_history` plays random games and checks, for every seat, that the
 events observed at its decisions and at the end, joined, hold every event the moves
@@ -50,7 +52,11 @@ _SHOWN: Final = 5
 
 @runtime_checkable
 class PublicEventsGame(Protocol):
-    """The two methods by which a game declares its public events (both are needed)."""
+    """The two methods by which a game declares its public events (both are needed).
+
+    A declaration may also have ``initial_events(state)``: the events the setup made
+    public before the first decision.
+    """
 
     def public_events(self, before: Any, action: Any, after: Any) -> Iterable[Hashable]:
         """The public events that ``action``, played on ``before``, made (``after``)."""
@@ -126,7 +132,10 @@ def public_history_problems(
         )
     rng = random.Random(seed ^ 0x51DE)
     state = game.initial_state(num_players, seed)
-    made: dict[Hashable, int] = {}  # event -> the decision that made it
+    made: dict[Hashable, int] = {}  # event -> the decision that made it (-1: the setup)
+    setup = getattr(decl, "initial_events", None)
+    if setup is not None:
+        made.update((e, -1) for e in _events(setup(state), "initial_events"))
     seen: list[set[Hashable]] = [set() for _ in range(num_players)]
     problems: list[str] = []
     step = 0
