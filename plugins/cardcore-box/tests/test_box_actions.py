@@ -83,7 +83,7 @@ def _state(
         out=(0, 0, 0, 0),
         played_by=tuple(p for p, _ in table),
         from_box=tuple(False for _ in table),
-        last_round=None,
+        rounds=(),
     )
 
 

@@ -14,7 +14,7 @@ from cardcore_box import Play, TurnUp
 
 def test_the_plugin_keeps_the_anatomy() -> None:
     """Each module has its place, imports run one way, and each module is short."""
-    check_plugin_anatomy("cardcore_box", rule_modules=("rounds", "deal"))
+    check_plugin_anatomy("cardcore_box", rule_modules=("history", "rounds", "deal"))
 
 
 def test_actions_are_shared_frozen_instances() -> None:

@@ -51,7 +51,7 @@ def _position(hands: dict[int, str], table: list[tuple[int, str, bool]]) -> BoxS
         out=(0, 0, 0, 0),
         played_by=tuple(p for p, _, _ in table),
         from_box=tuple(b for _, _, b in table),
-        last_round=None,
+        rounds=(),
     )
 
 

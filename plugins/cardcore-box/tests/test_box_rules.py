@@ -83,7 +83,7 @@ def build(
         out=tuple(out.get(s, 0) for s in range(4)),
         played_by=tuple(s for s, _, _ in table),
         from_box=tuple(b for _, _, b in table),
-        last_round=None,
+        rounds=(),
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cardcore.testing import check_plugin_anatomy
 
-RULE_MODULES = ("auction", "tricks", "deal", "cards")
+RULE_MODULES = ("history", "auction", "tricks", "deal", "cards")
 """Nestors' own rule modules, top to bottom, between ``rules`` and ``render``."""
 
 

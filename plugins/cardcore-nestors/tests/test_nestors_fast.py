@@ -43,7 +43,7 @@ def test_fast_constructors_build_the_attrs_records() -> None:
         assert type(fast) is NestorsState
         assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
         p = s.play
-        pf = (p.trick, p.leader, p.tricks, p.points, p.voids, p.last_trick)
+        pf = (p.trick, p.leader, p.tricks, p.points, p.voids, p.done)
         assert new_play(*pf) == PlayInfo(*pf)
         assert type(new_play(*pf)) is PlayInfo
         d = s.deal

@@ -133,10 +133,10 @@ def test_invariant_checker_catches_a_bad_score() -> None:
     assert r is not None
     bad = attrs.evolve(r, change=(r.change[0] + 5, r.change[1]))
     with pytest.raises(AssertionError, match=r"NS-9\.8"):
-        check_invariants(game, attrs.evolve(state, match=attrs.evolve(state.match, last_hand=bad)))
+        check_invariants(game, attrs.evolve(state, match=attrs.evolve(state.match, recent=(bad,))))
     bad = attrs.evolve(r, points=(r.points[0] + 5, r.points[1]))
     with pytest.raises(AssertionError, match=r"NS-9\.5"):
-        check_invariants(game, attrs.evolve(state, match=attrs.evolve(state.match, last_hand=bad)))
+        check_invariants(game, attrs.evolve(state, match=attrs.evolve(state.match, recent=(bad,))))
 
 
 # ---- properties with Hypothesis -------------------------------------------------------

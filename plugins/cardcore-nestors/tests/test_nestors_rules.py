@@ -120,9 +120,9 @@ def position(
         trump=trump,
     )
     match = MatchInfo(
-        scores=scores, last_made=last_made, first_draw=(), last_hand=None, winners=(), reason=""
+        scores=scores, last_made=last_made, first_draw=(), recent=(), winners=(), reason=""
     )
-    play = PlayInfo(trick, leader, tricks, (points[0], points[1]), (0, 0, 0, 0), None)
+    play = PlayInfo(trick, leader, tricks, (points[0], points[1]), (0, 0, 0, 0), ())
     state = NestorsState(
         table, 12345, Phase.PLAY, (leader + len(played_ids)) % 4, match, deal, play
     )

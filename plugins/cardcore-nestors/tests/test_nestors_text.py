@@ -195,13 +195,17 @@ def test_render_shows_own_hand_and_counts() -> None:
 
 
 def test_render_shows_the_trick_and_carry() -> None:
-    """render() names the trick, who played what, the carry card and the last trick."""
+    """render() names the trick, who played what, the carry card and every finished trick
+    of the deal (NS-8.1: every played card, winner and carry card left)."""
     for state in states(3, 300):
         if state.phase is Phase.PLAY and state.play.trick > 2 and state.table.size(7) == 2:
             text = GAME.render(GAME.observe(state, 0))
             assert f"Trick {state.play.trick} led by seat {state.play.leader}:" in text
             assert f"carry {state.table.cards(2)[0]}" in text
-            assert "Last trick" in text
+            assert "Tricks this deal:" in text
+            for t in state.play.done:
+                assert f"  trick {t.number}: " in text
+                assert t.number == 1 or f"won by seat {t.winner}, who left {t.left}" in text
             return
     raise AssertionError("no such state met")
 

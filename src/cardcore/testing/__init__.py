@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         run_checks,
     )
     from cardcore.testing._params import parametrize_configurations
+    from cardcore.testing._public_history import check_public_history, declares_public_events
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -53,8 +54,10 @@ __all__ = [
     "check_codec_hook",
     "check_game",
     "check_plugin_anatomy",
+    "check_public_history",
     "codec_hook_problems",
     "configurations",
+    "declares_public_events",
     "parametrize_configurations",
     "playthrough",
     "run_checks",
@@ -71,6 +74,8 @@ _HOME = {
     "codec_hook_problems": "cardcore.testing._codec_hook",
     "playthrough": "cardcore.testing._golden",
     "parametrize_configurations": "cardcore.testing._params",
+    "check_public_history": "cardcore.testing._public_history",
+    "declares_public_events": "cardcore.testing._public_history",
     "strategies": "cardcore.testing._strategies",
 }
 

@@ -6,7 +6,9 @@ each of the 52 cards in card order.
 The observation: the card table as the seat knows it (the draw pile, hands, boxes, extra
 piles, the table and the discard; box cards count only once turned up), the last three
 cards on the table in order, the seat and the seat to move, then the public facts of
-:func:`box_facts`.
+:func:`box_facts`, which end with the game's public history (BX-8.1): per card, who
+played it, whether from a box, in which round, and who turned it up too high, so that
+the rounds a seat sat out still reach it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from cardcore.adapters import ActionIndex, Slots, TableCodec, TableEncoding, one
 from cardcore_box.actions import BoxAction, Play, TurnUp
 from cardcore_box.options import BOX_SIZE, NUM_PLAYERS
 from cardcore_box.rules import Box
-from cardcore_box.state import BoxObservation, Ending, RoundResult
+from cardcore_box.state import TABLE, BoxObservation, Ending, RoundResult
 
 __all__ = [
     "FACTS_SIZE",
@@ -58,6 +60,7 @@ FACTS_SIZE: Final = (
     + NUM_PLAYERS  # box plays this round
     + LAST_PLAYS * (NUM_PLAYERS + 1)  # who played the latest table cards, from a box?
     + len(_NO_ROUND)  # the last round
+    + 52 * (NUM_PLAYERS + 1 + 1 + NUM_PLAYERS)  # per card: who played it, box, round, turned up
 )
 """How many public facts :func:`box_facts` returns."""
 
@@ -76,8 +79,10 @@ def box_facts(obs: BoxObservation) -> list[float]:
         The dealer; the round number; the leader; the direction (1 clockwise, -1
         anticlockwise); who is out; per seat, its successful box plays this round; for
         each of the latest table cards (newest first), who played it and whether it came
-        from a box; and the last round's winner, ending, stuck player, eliminations and
-        per seat the cards drawn into hand and box.
+        from a box; the last round's winner, ending, stuck player, eliminations and
+        per seat the cards drawn into hand and box; then per card (in card order): the
+        seat that played it to the table, whether from its box, the round (scaled), and
+        the seat that turned it up too high from its box (every round, this one too).
     """
     plays, recent = _plays(obs)
     return [
@@ -85,7 +90,48 @@ def box_facts(obs: BoxObservation) -> list[float]:
         *plays[0],
         *recent[0],
         *_round_tail(obs.last_round),
+        *_history(obs),
     ]
+
+
+_PER_CARD: Final = NUM_PLAYERS + 1 + 1 + NUM_PLAYERS
+_HISTORY_SIZE: Final = 52 * _PER_CARD
+
+
+def _mark(out: list[float], card: int, seat: int, boxed: bool, round_: int) -> None:
+    at = _PER_CARD * card
+    out[at + seat] = 1.0
+    out[at + NUM_PLAYERS] = float(boxed)
+    out[at + NUM_PLAYERS + 1] = scaled(round_, ROUNDS_SCALE)
+
+
+def _rounds_history(rounds: tuple[RoundResult, ...]) -> list[float]:
+    """The per-card facts of the finished rounds (shared: copy before changing)."""
+    kept = _ROUNDS_KEPT[0]
+    if kept[0] is rounds:
+        return kept[1]
+    out = [0.0] * _HISTORY_SIZE
+    for r in rounds:
+        for card, seat, boxed in zip(r.cards, r.played_by, r.from_box, strict=True):
+            _mark(out, card.id, seat, boxed, r.number)
+        if r.turned_up is not None:
+            at = _PER_CARD * r.turned_up.id
+            out[at + NUM_PLAYERS + 1] = scaled(r.number, ROUNDS_SCALE)
+            out[at + NUM_PLAYERS + 2 + r.stuck] = 1.0
+    _ROUNDS_KEPT[0] = (rounds, out)
+    return out
+
+
+def _history(obs: BoxObservation) -> list[float]:
+    """Per card, who played it, from a box, in which round, and who turned it up too high."""
+    out = _rounds_history(obs.rounds)
+    if obs.played_by:
+        out = list(out)
+        for card, seat, boxed in zip(
+            obs.table.orders[TABLE], obs.played_by, obs.from_box, strict=True
+        ):
+            _mark(out, card, seat, boxed, obs.round)
+    return out
 
 
 def box_facts_bytes(obs: BoxObservation) -> bytes:
@@ -111,6 +157,7 @@ def box_facts_bytes(obs: BoxObservation) -> bytes:
             _box_plays_bytes(played_by, from_box) if True in from_box else _NO_BOX_PLAYS[1],
             _RECENT[played_by[-LAST_PLAYS:], from_box[-LAST_PLAYS:]][1],
             tail,
+            _HISTORY_STRUCT.pack(*_history(obs)),
         )
     )
 
@@ -247,6 +294,12 @@ _ELIMINATED_BYTES: Final = _Packed(
 _DRAW_BYTES: Final = _Packed(lambda draws: [_QUARTERS[min(d, 4)] for d in draws])
 _NO_ROUND_BYTES: Final = _pack(_NO_ROUND)
 _LAST_TAIL: Final[list[tuple[RoundResult | None, bytes]]] = [(None, _NO_ROUND_BYTES)]
+_ROUNDS_KEPT: Final[list[tuple[tuple[RoundResult, ...], list[float]]]] = [
+    ((), [0.0] * _HISTORY_SIZE)
+]
+"""The rounds whose per-card facts were built most recently, and those facts (by
+identity, like ``_LAST_TAIL``)."""
+_HISTORY_STRUCT: Final = struct.Struct(f"<{_HISTORY_SIZE}f")
 """The last round record packed most recently and its bytes (one entry, by identity:
 the entry holds the record, so no other object can take its id while it is kept)."""
 _BOX_PLAYS: Final = {

@@ -76,8 +76,9 @@ def render(observation: BoxObservation) -> str:
     """The table as text for the observing seat (``-1``: an onlooker).
 
     Shows the seat's own hand sorted, counts of every hidden zone (boxes are never
-    shown, not even to their owner), extra piles, the table with who played what, how
-    the last round ended and the seat's legal actions when it is to move.
+    shown, not even to their owner), extra piles, the table with who played what, the
+    earlier rounds one line each, how the last round ended and the seat's legal actions
+    when it is to move.
     """
     o = observation
     v = o.table
@@ -117,6 +118,9 @@ def render(observation: BoxObservation) -> str:
         lines.append(f"  {_who(s, me)}: {hand}; box {v.size(BOX + s)}; {extra_text}{note}")
     table = v.cards(TABLE)
     lines.append("table: " + (_played(table, o.played_by, o.from_box) if table else "empty"))
+    if len(o.rounds) > 1:  # BX-8.1: every round is public, also those a seat sat out
+        lines.append("earlier rounds:")
+        lines.extend("  " + "; ".join(x.strip() for x in _last_round(r, me)) for r in o.rounds[:-1])
     if o.last_round is not None:
         lines.append("last " + "\n".join(_last_round(o.last_round, me)))
     if o.legal_actions:

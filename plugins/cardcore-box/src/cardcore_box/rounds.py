@@ -159,6 +159,7 @@ def end_round(
         box_draws,
         eliminated,
     )
+    rounds = (*state.rounds, result)
     # BX-4.1: the winner leads, or the next active player clockwise from them.
     over = active.bit_count() <= 1  # BX-5.4
     leader = winner if (active >> winner) & 1 or not active else NEXT_CW[active][winner]
@@ -174,5 +175,5 @@ def end_round(
         out,
         (),
         (),
-        result,
+        rounds,
     )

@@ -17,7 +17,7 @@ and the end of a round in :mod:`cardcore_box.rounds`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Final, final
 
 from cardcore import (
@@ -36,6 +36,7 @@ from cardcore import (
 )
 from cardcore_box.actions import BoxAction, Play, TurnUp, parse_box_action
 from cardcore_box.deal import deal, shuffle52
+from cardcore_box.history import observed_events, public_events
 from cardcore_box.options import NUM_PLAYERS, BoxOptions
 from cardcore_box.rounds import NEXT, end_round
 from cardcore_box.state import (
@@ -176,7 +177,7 @@ class Box(GameText[BoxAction, BoxObservation]):
         first = (dealer + 1) % NUM_PLAYERS
         out = (0,) * NUM_PLAYERS
         return BoxState(
-            deal(lay, ids, dealer), rng, dealer, 1, first, first, 1, 15, out, (), (), None
+            deal(lay, ids, dealer), rng, dealer, 1, first, first, 1, 15, out, (), (), ()
         )
 
     # ---- decisions (BX-4) -------------------------------------------------------------
@@ -339,7 +340,7 @@ class Box(GameText[BoxAction, BoxObservation]):
             state.out,
             played_by,
             from_box,
-            state.last_round,
+            state.rounds,
         )
 
     # ---- observing ------------------------------------------------------------------
@@ -359,10 +360,23 @@ class Box(GameText[BoxAction, BoxObservation]):
             state.out,
             state.played_by,
             state.from_box,
-            state.last_round,
+            state.rounds,
             state.table.view(seat),
             self.legal_actions(state) if seat == state.current else (),
         )
+
+    def public_events(
+        self, before: BoxState, action: BoxAction, after: BoxState
+    ) -> tuple[Hashable, ...]:
+        """The public events one move made (BX-8.1), for the kit's public-history check.
+
+        See :mod:`cardcore_box.history` for the events.
+        """
+        return public_events(before, action, after)
+
+    def observed_events(self, observation: BoxObservation) -> tuple[Hashable, ...]:
+        """The public events an observation holds: every finished round and this one."""
+        return tuple(observed_events(observation))
 
     def outcome(self, state: BoxState) -> Outcome | None:
         """The result once the game is over (BX-6).
@@ -442,7 +456,7 @@ class Box(GameText[BoxAction, BoxObservation]):
             out=o.out,
             played_by=o.played_by,
             from_box=o.from_box,
-            last_round=o.last_round,
+            rounds=o.rounds,
         )
 
     # ---- text ---------------------------------------------------------------------

@@ -158,8 +158,14 @@ class BoxState:
     """Who played each card on the table, in order (BX-8.1)."""
     from_box: tuple[bool, ...]
     """Whether each card on the table came from its player's box (BX-8.1)."""
-    last_round: RoundResult | None
-    """How the previous round ended, or ``None`` in round 1."""
+    rounds: tuple[RoundResult, ...]
+    """Every finished round, oldest first (BX-8.1): a game has at most 52 decisions, so
+    this stays short, and a seat that did not decide for some rounds still learns them."""
+
+    @property
+    def last_round(self) -> RoundResult | None:
+        """How the previous round ended, or ``None`` in round 1."""
+        return self.rounds[-1] if self.rounds else None
 
 
 # ---- the observation -----------------------------------------------------------------
@@ -194,8 +200,9 @@ class BoxObservation:
     """Who played each card on the table."""
     from_box: tuple[bool, ...]
     """Whether each table card was a box card."""
-    last_round: RoundResult | None
-    """How the previous round ended."""
+    rounds: tuple[RoundResult, ...]
+    """Every finished round, oldest first: all the plays, outcomes, draws and
+    eliminations a seat may have missed between its decisions (BX-8.1)."""
     table: TableView
     """The cards as this seat knows them (sizes of every zone are public)."""
     legal_actions: tuple[BoxAction, ...]
@@ -204,6 +211,11 @@ class BoxObservation:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
         return CODEC.encode(self)  # type: ignore[no-any-return]
+
+    @property
+    def last_round(self) -> RoundResult | None:
+        """How the previous round ended, or ``None`` in round 1."""
+        return self.rounds[-1] if self.rounds else None
 
     def box_plays(self, seat: int) -> int:
         """The successful box plays of ``seat`` in the current round."""

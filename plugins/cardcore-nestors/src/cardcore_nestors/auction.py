@@ -55,7 +55,7 @@ def call_pass(options: NestorsOptions, state: NestorsState, action: Pass) -> Nes
         current = d.dealer
         phase = PH_AUCTION
     else:  # NS-4.5: void hand, the same dealer deals again
-        result = HandResult(deal=d.number, dealer=d.dealer, void=True)
+        result = HandResult(deal=d.number, dealer=d.dealer, void=True, calls=deal.calls)
         return after_deal(options, state, d.dealer, state.match.scores, None, result)
     return new_state(state.table, state.rng, phase, current, state.match, deal, state.play)
 
@@ -105,9 +105,7 @@ def name_trump(options: NestorsOptions, state: NestorsState, action: Trump) -> N
         bidder=d.bidder,
         trump=r,
     )
-    play = PlayInfo(
-        trick=1, leader=seat, tricks=(0, 0), points=(0, 0), voids=(0, 0, 0, 0), last_trick=None
-    )
+    play = PlayInfo(trick=1, leader=seat, tricks=(0, 0), points=(0, 0), voids=(0, 0, 0, 0), done=())
     return NestorsState(
         table=second_deal(state.table, d.dealer, seat),
         rng=state.rng,

@@ -186,6 +186,9 @@ def score_hand(
     else:
         change[decl] = -d.high if options.fail_penalty == "bid" else -dp
     scores = (state.match.scores[0] + change[0], state.match.scores[1] + change[1])
+    record = new_trick(
+        12, bidder, tuple(Card.of(c) for c in cards), Card.of(lowest(carry)), winner, None
+    )
     result = HandResult(
         deal=d.number,
         dealer=d.dealer,
@@ -195,11 +198,12 @@ def score_hand(
         points=(points[0], points[1]),
         made=made,
         change=(change[0], change[1]),
+        calls=d.calls,
+        tricks=(*p.done, record),
     )
-    record = new_trick(
-        12, bidder, tuple(Card.of(c) for c in cards), Card.of(lowest(carry)), winner, None
+    play = new_play(
+        12, bidder, (tricks[0], tricks[1]), (points[0], points[1]), p.voids, result.tricks
     )
-    play = new_play(12, bidder, (tricks[0], tricks[1]), (points[0], points[1]), p.voids, record)
     ended = new_state(table, state.rng, PH_PLAY, None, state.match, d, play)
     nxt = (d.dealer + 1) % 4 if options.next_dealer == "rotate" else bidder  # NS-3.2
     return after_deal(options, ended, nxt, scores, decl if made else None, result, deal_next)
@@ -240,11 +244,14 @@ def after_deal(
         else:
             winners = (0,) if scores[0] > scores[1] else (1,)
         reason = f"the safety limit of {limit} deals was reached; higher score wins"
+    # The deals a seat may have missed since it last decided: every seat calls in every
+    # scored deal's auction, so the latest scored deal and the void deals after it.
+    recent = (*m.recent, result) if result.void else (result,)
     match = MatchInfo(
         scores=scores,
         last_made=last_made,
         first_draw=m.first_draw,
-        last_hand=result,
+        recent=recent,
         winners=winners,
         reason=reason,
     )

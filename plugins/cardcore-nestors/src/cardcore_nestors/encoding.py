@@ -6,7 +6,11 @@ of the 36 cards; ``play`` and ``leave`` of each of the 36 cards.
 
 The observation: the card table as the seat knows it (every zone, plus the current
 trick in playing order), the seat and the seat to move, then the public facts of
-:func:`nestors_facts`.
+:func:`nestors_facts`, which end with the public history a seat may have missed since
+its last decision (NS-8.1): each seat's highest bid, and per card who played it, in
+which trick and who took it, over this deal's finished tricks (before this deal's first
+trick ends: over the last scored deal's, so trick 12 and the carry cards reach every
+seat), and the void deals since.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import struct
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from cardcore import DECK_36
+from cardcore import DECK_36, Card
 from cardcore.adapters import (
     ActionIndex,
     PackedFacts,
@@ -29,7 +33,14 @@ from cardcore.adapters import (
 from cardcore_nestors.actions import TRUMP_RANKS, Bid, Leave, NestorsAction, Pass, Play, Take, Trump
 from cardcore_nestors.options import MAX_BID
 from cardcore_nestors.rules import Nestors
-from cardcore_nestors.state import DealInfo, MatchInfo, NestorsObservation, Phase, PlayInfo
+from cardcore_nestors.state import (
+    DealInfo,
+    MatchInfo,
+    NestorsObservation,
+    Phase,
+    PlayInfo,
+    TrickRecord,
+)
 
 __all__ = [
     "FACTS_SIZE",
@@ -42,11 +53,15 @@ __all__ = [
 _PHASES: Final = tuple(Phase)
 _MATCH_SIZE: Final = 2 + 2
 """The scores and the team that last made its contract."""
-_DEAL_SIZE: Final = 1 + 4 + 4 + 1 + 4 + 3
-"""The deal number, dealer, passes, high bid, bidder and trump."""
+_DEAL_SIZE: Final = 1 + 4 + 4 + 1 + 4 + 3 + 4
+"""The deal number, dealer, passes, high bid, bidder, trump and each seat's highest bid."""
 _PLAY_SIZE: Final = 1 + 4 + 2 + 2 + 16
 """The trick number and leader, tricks and points per team, and the shown voids."""
-FACTS_SIZE: Final = len(_PHASES) + _MATCH_SIZE + _DEAL_SIZE + _PLAY_SIZE
+_TRICKS_SIZE: Final = 36 * (4 + 1 + 4)
+"""Per card: the seat that played it, its trick's number and the seat that took it."""
+_HISTORY_SIZE: Final = _TRICKS_SIZE + 2
+"""The cards of the shown tricks, whether those are the last deal's, and the void deals."""
+FACTS_SIZE: Final = len(_PHASES) + _MATCH_SIZE + _DEAL_SIZE + _PLAY_SIZE + _HISTORY_SIZE
 """How many public facts :func:`nestors_facts` returns."""
 
 # Facts are built on every environment step: one-hots and bit lists come from tables.
@@ -85,15 +100,63 @@ def nestors_facts(obs: NestorsObservation, threshold: int, max_deals: int) -> li
     Returns:
         Phase one-hot; team scores; the team that last made its contract; the deal
         number; the dealer; the seats that passed; the high bid; the high bidder; the
-        trump rank; the trick number; its leader; tricks and hand points per team; and
-        per seat, the suits it has shown it lacks.
+        trump rank; each seat's highest bid; the trick number; its leader; tricks and
+        hand points per team; per seat, the suits it has shown it lacks; then the
+        history: per card (in deck order) the seat that played it, its trick's number
+        and the seat that took it, over this deal's finished tricks or, before the
+        first of them, the last scored deal's; 1 when those are the last deal's; and
+        the void deals since the last scored one.
     """
+    tricks, previous = _shown_tricks(obs)
     return [
         *_PHASE_HOT[obs.phase],
         *_match_facts(obs.match, threshold),
         *_deal_facts(obs.deal, max_deals),
         *_play_facts(obs.play),
+        *_tricks_facts(tricks),
+        *_history_tail(obs, previous, max_deals),
     ]
+
+
+def _shown_tricks(obs: NestorsObservation) -> tuple[tuple[TrickRecord, ...], bool]:
+    """This deal's finished tricks, or before the first, the last scored deal's."""
+    done = obs.play.done
+    if done:
+        return done, False
+    for r in reversed(obs.match.recent):
+        if not r.void:
+            return r.tricks, True
+    return done, False
+
+
+def _history_tail(obs: NestorsObservation, previous: bool, max_deals: int) -> tuple[float, float]:
+    voids = sum(1 for r in obs.match.recent if r.void)
+    return float(previous), scaled(voids, max_deals)
+
+
+_CARD_AT: Final = {c: i for i, c in enumerate(DECK_36)}
+
+
+def _tricks_facts(tricks: tuple[TrickRecord, ...]) -> list[float]:
+    out = [0.0] * _TRICKS_SIZE
+    for t in tricks:
+        taken = [c for c in (*t.cards, t.carry) if c != t.left]
+        if t.number == 1:  # the bidder's trump; the row cards were played by nobody
+            played: tuple[tuple[Card, int | None], ...] = (
+                (t.cards[0], t.leader),
+                *((c, None) for c in t.cards[1:]),
+            )
+        else:
+            played = tuple((c, (t.leader + i) % 4) for i, c in enumerate(t.cards))
+        for card, seat in played:
+            at = 9 * _CARD_AT[card]
+            if seat is not None:
+                out[at + seat] = 1.0
+            out[at + 4] = t.number / 12
+        for card in taken:
+            at = 9 * _CARD_AT[card]
+            out[at + 5 : at + 9] = _SEAT_HOT[t.winner]
+    return out
 
 
 def nestors_facts_packer(threshold: int, max_deals: int) -> Callable[[NestorsObservation], bytes]:
@@ -113,10 +176,22 @@ def nestors_facts_packer(threshold: int, max_deals: int) -> Callable[[NestorsObs
     match = PackedFacts[MatchInfo](lambda m: _match_facts(m, threshold), _MATCH_SIZE)
     deal = PackedFacts[DealInfo](lambda d: _deal_facts(d, max_deals), _DEAL_SIZE)
     play = PackedFacts[PlayInfo](_play_facts, _PLAY_SIZE)
+    tricks_of = PackedFacts[tuple[TrickRecord, ...]](_tricks_facts, _TRICKS_SIZE)
     phase = _PHASE_BYTES
+    tail = struct.Struct("<2f")
 
     def packed(obs: NestorsObservation) -> bytes:
-        return b"".join((phase[obs.phase], match(obs.match), deal(obs.deal), play(obs.play)))
+        tricks, previous = _shown_tricks(obs)
+        return b"".join(
+            (
+                phase[obs.phase],
+                match(obs.match),
+                deal(obs.deal),
+                play(obs.play),
+                tricks_of(tricks),
+                tail.pack(*_history_tail(obs, previous, max_deals)),
+            )
+        )
 
     return packed
 
@@ -137,7 +212,15 @@ def _deal_facts(deal: DealInfo, max_deals: int) -> tuple[float, ...]:
         deal.high / MAX_BID,
         *_SEAT_HOT[deal.bidder],
         *_TRUMP_HOT[deal.trump],
+        *_highest_bids(deal),
     )
+
+
+def _highest_bids(deal: DealInfo) -> tuple[float, float, float, float]:
+    best = [0, 0, 0, 0]
+    for seat, bid in deal.calls:
+        best[seat] = max(best[seat], bid)
+    return best[0] / MAX_BID, best[1] / MAX_BID, best[2] / MAX_BID, best[3] / MAX_BID
 
 
 def _play_facts(play: PlayInfo) -> tuple[float, ...]:

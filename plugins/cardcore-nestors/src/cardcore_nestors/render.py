@@ -60,6 +60,15 @@ def _hand(r: HandResult) -> str:
     )
 
 
+def _calls(calls: tuple[tuple[int, int], ...]) -> str:
+    return ", ".join(f"seat {s} {'bid ' + str(b) if b else 'pass'}" for s, b in calls) or "-"
+
+
+def _hand_story(r: HandResult) -> list[str]:
+    """A finished deal's auction and tricks, one line each (NS-8.1)."""
+    return [f"  auction: {_calls(r.calls)}", *(f"  {_trick(t)}" for t in r.tricks)]
+
+
 def _hands(o: NestorsObservation) -> str:
     parts = []
     t = o.table
@@ -89,12 +98,16 @@ def render_observation(o: NestorsObservation) -> str:
     if d.number == 1 and m.first_draw and o.phase is Phase.AUCTION:
         turned = " ".join(f"{c} (seat {i % 4})" for i, c in enumerate(m.first_draw))
         lines.append(f"First dealer chosen by turning up: {turned}")
-    if m.last_hand is not None:
-        lines.append(f"Last deal: {_hand(m.last_hand)}")
+    # The deals that ended since this seat may last have decided: in full until the
+    # next deal's play starts (every seat calls in that auction), then in one line.
+    in_full = o.phase is Phase.OVER or not p.done
+    for r in m.recent:
+        lines.append(f"Last deal: {_hand(r)}")
+        if in_full:
+            lines.extend(_hand_story(r))
     t = o.table
     if o.phase is not Phase.OVER:
-        calls = ", ".join(f"seat {s} {'bid ' + str(b) if b else 'pass'}" for s, b in d.calls)
-        text = f"Auction: {calls or '-'}"
+        text = f"Auction: {_calls(d.calls)}"
         if o.phase is not Phase.AUCTION:
             trump = _RANK[d.trump] if d.trump else "not named yet"
             text += f" | bidder seat {d.bidder}, contract {d.high}, trump {trump}"
@@ -116,8 +129,9 @@ def render_observation(o: NestorsObservation) -> str:
                 f"{_TEAM[1]}: {p.points[1]} ({p.tricks[1]} tricks)"
             )
         lines.append(_hands(o))
-        if p.last_trick is not None:
-            lines.append(f"Last {_trick(p.last_trick)}")
+        if p.done:
+            lines.append("Tricks this deal:")
+            lines.extend(f"  {_trick(r)}" for r in p.done)
     if o.current_player is None:
         lines.append(f"Game over: {m.reason}; final scores {m.scores[0]} to {m.scores[1]}")
     else:

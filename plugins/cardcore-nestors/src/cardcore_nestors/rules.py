@@ -14,7 +14,7 @@ and determinisation. The moves themselves are in :mod:`cardcore_nestors.auction`
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Final, final
 
 from cardcore import (
@@ -49,6 +49,7 @@ from cardcore_nestors.actions import (
 from cardcore_nestors.auction import call_bid, call_pass, name_trump
 from cardcore_nestors.cards import HIGH, RANK_MASK, SUIT_MASK, mask_points, points_of
 from cardcore_nestors.deal import check_deck, deal_state, dealt_table
+from cardcore_nestors.history import observed_events, public_events
 from cardcore_nestors.options import MAX_BID, TEAMS, NestorsOptions, max_deals
 from cardcore_nestors.state import (
     CODEC,
@@ -173,7 +174,7 @@ class Nestors(GameText[NestorsAction, NestorsObservation]):
             scores=(0, 0),
             last_made=None,
             first_draw=first_draw,
-            last_hand=None,
+            recent=(),
             winners=(),
             reason="",
         )
@@ -277,6 +278,19 @@ class Nestors(GameText[NestorsAction, NestorsObservation]):
             state.deal,
             state.play,
         )
+
+    def public_events(
+        self, before: NestorsState, action: NestorsAction, after: NestorsState
+    ) -> tuple[Hashable, ...]:
+        """The public events one move made (NS-8.1), for the kit's public-history check.
+
+        See :mod:`cardcore_nestors.history` for the events.
+        """
+        return public_events(before, action, after)
+
+    def observed_events(self, observation: NestorsObservation) -> tuple[Hashable, ...]:
+        """The public events an observation holds: the recent deals and this one so far."""
+        return tuple(observed_events(observation))
 
     def outcome(self, state: NestorsState) -> Outcome | None:
         """The result once the game is over: the winning partnership scores 1, the other 0.

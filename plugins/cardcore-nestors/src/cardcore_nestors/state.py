@@ -191,6 +191,11 @@ class HandResult:
     """Whether the declarers took at least their contract."""
     change: tuple[int, int] = (0, 0)
     """What each team scored for the hand."""
+    calls: tuple[tuple[int, int], ...] = ()
+    """The deal's auction, as :attr:`DealInfo.calls`: ``(seat, bid)``, bid 0 for a pass."""
+    tricks: tuple[TrickRecord, ...] = ()
+    """The deal's 12 tricks in order (none for a void deal): every card played, every
+    winner and every carry card left (NS-8.1)."""
 
 
 @final
@@ -204,12 +209,20 @@ class MatchInfo:
     """The team that most recently bid and made a contract (NS-6.5)."""
     first_draw: tuple[Card, ...]
     """The cards turned up for seats 0, 1, 2, ... to choose the first dealer (NS-3.1)."""
-    last_hand: HandResult | None
-    """The most recent deal that ended (scored or void)."""
+    recent: tuple[HandResult, ...]
+    """The deals that ended most recently, oldest first: the latest scored deal and every
+    void deal after it (empty before the first deal ends). Every seat decides in every
+    scored deal's auction, so these hold all that happened since a seat last decided."""
     winners: tuple[int, ...]
     """The winning team(s) once the game is over (both: a shared win)."""
     reason: str
     """Why the game ended, once it has."""
+
+    @property
+    def last_hand(self) -> HandResult | None:
+        """The most recent deal that ended (scored or void), ``None`` before the first."""
+        recent = self.recent
+        return recent[-1] if recent else None
 
 
 @final
@@ -251,12 +264,19 @@ class PlayInfo:
     """Running hand points per team: card points plus 5 per trick (NS-6.1)."""
     voids: tuple[int, int, int, int]
     """Per seat, a mask of suits (bit = suit) that the seat's plays have shown it lacks."""
-    last_trick: TrickRecord | None
-    """The trick finished most recently in this deal."""
+    done: tuple[TrickRecord, ...]
+    """The tricks finished in this deal, in order (NS-8.1: every card played and who
+    played it, every winner, every carry card left)."""
+
+    @property
+    def last_trick(self) -> TrickRecord | None:
+        """The trick finished most recently in this deal, ``None`` before trick 1 ends."""
+        done = self.done
+        return done[-1] if done else None
 
 
 NO_PLAY: Final = PlayInfo(
-    trick=0, leader=0, tricks=(0, 0), points=(0, 0), voids=(0, 0, 0, 0), last_trick=None
+    trick=0, leader=0, tricks=(0, 0), points=(0, 0), voids=(0, 0, 0, 0), done=()
 )
 """The play record of a deal before trick play."""
 
@@ -329,7 +349,7 @@ CODEC: Final = JsonCodec((Bid, Pass, Trump, Take, Play, Leave), parse_action, la
 new_state: Final = record_builder(NestorsState)
 """``NestorsState(table, rng, phase, current, match, deal, play)``, faster."""
 new_play: Final = record_builder(PlayInfo)
-"""``PlayInfo(trick, leader, tricks, points, voids, last_trick)``, faster."""
+"""``PlayInfo(trick, leader, tricks, points, voids, done)``, faster."""
 new_trick: Final = record_builder(TrickRecord)
 """``TrickRecord(number, leader, cards, carry, winner, left)``, faster."""
 new_deal: Final = record_builder(DealInfo)

@@ -218,7 +218,7 @@ def take_row(options: NestorsOptions, state: NestorsState, action: Take) -> Nest
         tricks=(1, 0) if team == 0 else (0, 1),
         points=(gain, 0) if team == 0 else (0, gain),
         voids=(0, 0, 0, 0),
-        last_trick=record,
+        done=(record,),
     )
     return NestorsState(
         table=new_table((LAYOUT, tuple(masks), EMPTY_ORDERS, t.known)),
@@ -278,7 +278,7 @@ def play_card(
                 vl = list(v)
                 vl[seat] |= gone
                 voids = (vl[0], vl[1], vl[2], vl[3])
-                p = new_play(p.trick, p.leader, p.tricks, p.points, voids, p.last_trick)
+                p = new_play(p.trick, p.leader, p.tricks, p.points, voids, p.done)
         winner = (p.leader + trick_winner(a, b, c, trump)) % 4  # NS-4.14
         return new_state(table, state.rng, PH_LEAVE, winner, state.match, state.deal, p)
     if n == 1 and p.trick == 12:  # NS-4.16: the two-card rule, then the hand is over
@@ -323,13 +323,14 @@ def leave_carry(options: NestorsOptions, state: NestorsState, action: Leave) -> 
     trick = p.trick
     cards = (DECK_52[a], DECK_52[b], DECK_52[c])  # the full deck is in id order
     record = new_trick(trick, p.leader, cards, DECK_52[lowest(carry)], seat, action.cards[0])
+    done = (*p.done, record)
     trick += 1
     bidder = d.bidder
     assert bidder is not None
     leader = (bidder + trick - 1) % 4 if trick < 12 else bidder  # NS-4.12, NS-4.16
     if team:
-        play = new_play(trick, leader, (w0, w1 + 1), (p0, p1 + gain), p.voids, record)
+        play = new_play(trick, leader, (w0, w1 + 1), (p0, p1 + gain), p.voids, done)
     else:
-        play = new_play(trick, leader, (w0 + 1, w1), (p0 + gain, p1), p.voids, record)
+        play = new_play(trick, leader, (w0 + 1, w1), (p0 + gain, p1), p.voids, done)
     table = new_table((LAYOUT, tuple(masks), EMPTY_ORDERS, t[3]))
     return new_state(table, state.rng, PH_PLAY, leader, state.match, d, play)
