@@ -514,6 +514,12 @@ class GameSpec:
     """One line for listings."""
     rules_version: str = "1"
     """Version of the rules text implemented."""
+    rules_text: str = ""
+    """A player's summary of the rules, in Markdown: the aim, the deal, a turn, scoring,
+    the end, the options of each preset and how actions are written. ``cardcore rules``,
+    ``rules`` in ``cardcore play``, the MCP server and the ``llm`` bot show it. A plugin
+    usually ships it as a file of its package, read by its hooks module with
+    :func:`importlib.resources.files`; :func:`cardcore.testing.check_rules` checks it."""
     distribution: str = ""
     """The distribution providing it (filled in by the plugin host)."""
     version: str = ""

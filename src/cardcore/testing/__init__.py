@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         run_checks,
     )
     from cardcore.testing._params import parametrize_configurations
+    from cardcore.testing._rules_check import check_rules, rules_problems
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -53,10 +54,12 @@ __all__ = [
     "check_codec_hook",
     "check_game",
     "check_plugin_anatomy",
+    "check_rules",
     "codec_hook_problems",
     "configurations",
     "parametrize_configurations",
     "playthrough",
+    "rules_problems",
     "run_checks",
     "strategies",
 ]
@@ -71,6 +74,8 @@ _HOME = {
     "codec_hook_problems": "cardcore.testing._codec_hook",
     "playthrough": "cardcore.testing._golden",
     "parametrize_configurations": "cardcore.testing._params",
+    "check_rules": "cardcore.testing._rules_check",
+    "rules_problems": "cardcore.testing._rules_check",
     "strategies": "cardcore.testing._strategies",
 }
 
