@@ -36,7 +36,7 @@ def test_isolated_host_has_only_builtins() -> None:
     """With entry points off, only cardcore's own bots are there."""
     host = PluginHost(load_entrypoints=False)
     assert list(host.games()) == []
-    assert list(host.bots()) == ["ismcts", "pimc", "random"]
+    assert list(host.bots()) == ["ismcts", "llm", "pimc", "random"]
 
 
 def test_installed_example_is_discovered_through_its_entry_point() -> None:
@@ -182,7 +182,7 @@ def test_a_spec_with_a_bad_id_is_reported(bad_id: object) -> None:
     bad.cardcore_register_bots = cardcore_register_bots  # type: ignore[attr-defined]
     host = PluginHost(load_entrypoints=False)
     host.register(bad)
-    assert list(host.bots()) == ["ismcts", "pimc", "random"]
+    assert list(host.bots()) == ["ismcts", "llm", "pimc", "random"]
     assert "not a non-empty string" in host.problems[0].error
 
 
@@ -293,7 +293,7 @@ def test_a_hook_that_never_ends_is_cut_off() -> None:
     endless.cardcore_register_bots = cardcore_register_bots  # type: ignore[attr-defined]
     host = PluginHost(load_entrypoints=False)
     host.register(endless)
-    assert list(host.bots()) == ["ismcts", "pimc", "random"]
+    assert list(host.bots()) == ["ismcts", "llm", "pimc", "random"]
     assert "yielded more than 1000 records" in host.problems[0].error
 
 

@@ -518,6 +518,12 @@ class GameSpec:
     """Whether more points win (``True``) or fewer (``False``), in every configuration;
     ``None``: not declared. The conformance kit checks every outcome against it (and,
     undeclared, that every configuration scores the same way)."""
+    rules_text: str = ""
+    """A player's summary of the rules, in Markdown: the aim, the deal, a turn, scoring,
+    the end, the options of each preset and how actions are written. ``cardcore rules``,
+    ``rules`` in ``cardcore play``, the MCP server and the ``llm`` bot show it. A plugin
+    usually ships it as a file of its package, read by its hooks module with
+    :func:`importlib.resources.files`; :func:`cardcore.testing.check_rules` checks it."""
     distribution: str = ""
     """The distribution providing it (filled in by the plugin host)."""
     version: str = ""

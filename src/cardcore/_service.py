@@ -10,12 +10,19 @@ service, so an agent learns exactly what a bot in that seat would.
 The other seats' bots run with a time limit per decision; a bot that raises, runs over
 its limit or returns anything but a legal action forfeits, as in
 :func:`cardcore.play_match`. Matches left idle are dropped after a while.
+
+The deal is the service's, not the agent's: each match is dealt from a seed drawn at
+random, unless whoever runs the service fixes the seeds (``MatchService(seed=S)``, as
+``cardcore serve --seed S`` does) or calls :meth:`MatchService.start_match` with a seed
+or a stacked deck from their own code. No answer carries the seed before the match is
+over: a seed rebuilds every hidden card.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -62,6 +69,27 @@ class _Match:
     outcome: Outcome | None = None
 
 
+def _players(
+    game: str, rules: Game[Any, Any, Any], players: int | None, agent: int, bots: int
+) -> int:
+    """The number of seats of a match: asked for, or what the agent's seats and bots fill."""
+    low, high = rules.min_players, rules.max_players
+    if players is not None:
+        n = players
+    elif bots > 1:
+        n = agent + bots
+        if not low <= n <= high:
+            raise ServiceError(
+                f"{game} is for {low}-{high} players: {agent} seat(s) of yours and {bots} bots "
+                f"make {n}; name one bot to fill every other seat, or give players"
+            )
+    else:
+        n = max(low, min(high, agent + bots))
+    if not low <= n <= high:
+        raise ServiceError(f"{game} is for {low}-{high} players, not {n}")
+    return n
+
+
 def _bot_act(bot: Any, observation: Any, limit: float) -> tuple[Any, str | None]:
     """Ask a bot for its action in a thread of its own; ``(action, None)`` or ``(None, why)``.
 
@@ -100,6 +128,10 @@ class MatchService:
         idle_seconds: a match idle for longer than this is dropped.
         max_matches: how many matches may run at once.
         clock: seconds, for the idle clean-up (tests pass their own).
+        seed: the operator's fixed seed: the n-th match started (1, 2, ...) is dealt with
+            seed ``seed + n - 1``, so a run can be repeated. ``None`` (the default): each
+            match's seed is drawn at random. Either way, the agent learns it only from
+            the record that :meth:`result` gives once the match is over.
     """
 
     def __init__(
@@ -110,9 +142,14 @@ class MatchService:
         idle_seconds: float = IDLE_SECONDS,
         max_matches: int = MAX_MATCHES,
         clock: Callable[[], float] = time.monotonic,
+        seed: int | None = None,
     ) -> None:
         if bot_seconds <= 0 or idle_seconds <= 0 or max_matches < 1:
             raise ValueError("bot_seconds and idle_seconds must be positive, max_matches >= 1")
+        if seed is not None and seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, not {seed}")
+        self._seed = seed
+        self._deals = itertools.count()
         self._host = host if host is not None else default_host()
         self._bot_seconds = bot_seconds
         self._idle_seconds = idle_seconds
@@ -146,9 +183,36 @@ class MatchService:
                         for o in option_infos(spec.options_type)
                     ],
                     "bots": sorted(b for b, bs in bots.items() if not bs.games or name in bs.games),
+                    "has_rules": bool(spec.rules_text.strip()),
                 }
             )
         return out
+
+    def rules(self, game: str) -> dict[str, Any]:
+        """A game's rules as its plugin ships them (Markdown), with its players and presets.
+
+        Raises:
+            ServiceError: an unknown game, or one whose plugin ships no rules text.
+        """
+        try:
+            spec = self._host.game_spec(game)
+        except PluginError as e:
+            raise ServiceError(str(e).strip("'\"")) from None
+        if not spec.rules_text.strip():
+            raise ServiceError(
+                f"game {game!r} ships no rules text; list_games gives its options and presets"
+            )
+        return {
+            "game": spec.name,
+            "title": spec.title,
+            "players": [spec.min_players, spec.max_players],
+            "presets": sorted(spec.presets),
+            "rules": spec.rules_text,
+        }
+
+    def _draw_seed(self) -> int:
+        n = next(self._deals)
+        return secrets.randbits(63) if self._seed is None else self._seed + n
 
     # ---- a match's life ------------------------------------------------------------
 
@@ -161,19 +225,24 @@ class MatchService:
         players: int | None = None,
         preset: str = "default",
         options: Mapping[str, Any] | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         deck: Sequence[str] | None = None,
     ) -> dict[str, Any]:
         """Start a match with the agent at ``seats`` and ``bots`` on the other seats.
 
+        ``seed`` and ``deck`` are the operator's, for code that runs the service: an
+        agent's requests never reach them (the MCP server does not offer them).
+
         Args:
             game: the game id.
             seats: the agent's seats.
-            bots: bot ids for the other seats in seat order; a shorter list is repeated.
-            players: the number of seats (default: the game's smallest).
+            bots: bot ids for the other seats: one id fills them all; several give one
+                bot per other seat, in seat order, and must be exactly as many.
+            players: the number of seats. Default: the agent's seats plus the bots when
+                several bots are named, else the game's smallest count.
             preset: the options preset.
             options: option overrides (values or their text forms).
-            seed: the match seed.
+            seed: the match seed (default: the service's, see :class:`MatchService`).
             deck: a stacked deck (card texts, top first) instead of the first shuffle.
 
         Returns:
@@ -193,17 +262,24 @@ class MatchService:
                 rules = self._host.load_game(game, preset=preset, **dict(options or {}))
             except (PluginError, OptionError) as e:
                 raise ServiceError(str(e).strip("'\"")) from None
-            n = rules.min_players if players is None else players
-            if not rules.min_players <= n <= rules.max_players:
-                raise ServiceError(
-                    f"{game} is for {rules.min_players}-{rules.max_players} players, not {n}"
-                )
             mine = tuple(sorted(set(seats)))
+            if len(mine) != len(seats):
+                raise ServiceError(f"seats must be different seats, got {list(seats)}")
+            n = _players(game, rules, players, len(mine), len(bots))
             if not mine or any(not 0 <= s < n for s in mine):
                 raise ServiceError(f"seats must be among 0-{n - 1}, got {list(seats)}")
             others = [s for s in range(n) if s not in mine]
             if others and not bots:
                 raise ServiceError("name at least one bot for the other seats")
+            if len(bots) > 1 and len(bots) != len(others):
+                raise ServiceError(
+                    f"{len(bots)} bots for {len(others)} other seat(s) of a {n}-player "
+                    f"{game} match: name one bot for all of them, or exactly {len(others)}"
+                )
+            if seed is None:
+                seed = self._draw_seed()
+            elif seed < 0:
+                raise ServiceError(f"seed must be a whole number >= 0, not {seed}")
             table: dict[int, Any] = {}
             names = ["agent"] * n
             for i, s in enumerate(others):

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cardcore import BotSpec, MatchRecord, PluginHost, hookimpl, load_game, verify
+from cardcore._host import default_host
 from cardcore._service import MatchService, ServiceError
 from tests.serve.decks import GAMES, swap_hidden
 
@@ -233,3 +234,87 @@ def test_the_leak_check_catches_a_service_that_leaks(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(MatchService, "_view", leaky)
     with pytest.raises(AssertionError):
         test_answers_do_not_depend_on_what_the_agent_cannot_know("noddy")
+
+
+@pytest.mark.parametrize(
+    ("game", "kwargs", "players", "bots"),
+    [
+        (
+            "nyuri",
+            {"bots": ["random", "nyuri-heuristic"]},
+            3,
+            ["agent", "random", "nyuri-heuristic"],
+        ),
+        ("nyuri", {"bots": ["random"]}, 2, ["agent", "random"]),
+        ("nyuri", {"bots": ["random"], "players": 4}, 4, ["agent"] + ["random"] * 3),
+        ("nyuri", {"bots": ["random"], "seats": [0, 2]}, 3, ["agent", "random", "agent"]),
+        ("box", {"bots": ["box-heuristic"]}, 4, ["agent"] + ["box-heuristic"] * 3),
+        (
+            "nestors",
+            {"bots": ["random", "nestors-heuristic", "random"], "seats": [1]},
+            4,
+            ["random", "agent", "nestors-heuristic", "random"],
+        ),
+    ],
+)
+def test_seats_are_filled_from_the_bots_given(
+    game: str, kwargs: dict[str, Any], players: int, bots: list[str]
+) -> None:
+    """Several bots give one per other seat (and the player count); one bot fills them all."""
+    svc = MatchService()
+    svc.start_match(game, **kwargs)
+    [match] = svc.matches()
+    record = svc._matches[match].record
+    assert record.num_players == players
+    assert list(record.bots) == bots
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"game": "nyuri", "bots": ["random"] * 4}, "4 bots make 5; name one bot"),
+        ({"game": "nyuri", "players": 4, "bots": ["random"] * 2}, "2 bots for 3 other seat"),
+        ({"game": "noddy", "bots": ["random"] * 2}, "noddy is for 2-2 players"),
+        ({"game": "nyuri", "seats": [0, 0]}, "different seats"),
+        ({"game": "nyuri", "seed": -1}, "seed must be a whole number"),
+    ],
+)
+def test_bots_that_do_not_fit_the_table_are_refused(kwargs: dict[str, Any], message: str) -> None:
+    """A bot list that does not fill the other seats exactly is refused, never cut short."""
+    svc = MatchService()
+    with pytest.raises(ServiceError, match=message):
+        svc.start_match(**kwargs)
+    assert svc.matches() == []
+
+
+def _dealt(svc: MatchService) -> list[tuple[int, list[str]]]:
+    """The seed and the agent's hand of two Nyuri matches started without a seed."""
+    out = []
+    for _ in range(2):
+        view = svc.start_match("nyuri", bots=["random"])
+        hand = view["observation"]["table"]["zones"]["hand0"]
+        out.append((svc._matches[view["match"]].record.seed, hand))
+        assert str(out[-1][0]) not in repr(view)
+    return out
+
+
+def test_the_service_draws_the_seeds_unless_the_operator_fixes_them() -> None:
+    """Unseeded matches deal differently; MatchService(seed=S) deals S, S + 1, ... again."""
+    a, b = _dealt(MatchService())
+    assert a[0] != b[0] and a[1] != b[1]
+    fixed = _dealt(MatchService(seed=40))
+    assert [s for s, _ in fixed] == [40, 41]
+    assert _dealt(MatchService(seed=40)) == fixed
+    with pytest.raises(ValueError, match="seed must be"):
+        MatchService(seed=-3)
+
+
+def test_rules_are_given_as_the_plugin_ships_them() -> None:
+    """rules() answers with the game's packaged text; unknown or rule-less games are refused."""
+    svc = MatchService()
+    nyuri = svc.rules("nyuri")
+    assert nyuri["rules"] == default_host().game_spec("nyuri").rules_text
+    assert nyuri["players"] == [2, 4] and nyuri["presets"] == ["default", "pagat"]
+    assert all(g["has_rules"] for g in svc.list_games() if g["game"] in GAMES)
+    with pytest.raises(ServiceError, match="chess"):
+        svc.rules("chess")

@@ -8,7 +8,7 @@ import pytest
 
 from cardcore import IllegalActionError, load_game, parse_cards
 from cardcore.adapters import check_codec
-from cardcore.testing import check_codec_hook, check_game, check_plugin_anatomy
+from cardcore.testing import check_codec_hook, check_game, check_plugin_anatomy, check_rules
 
 
 def test_highest_card_wins_the_round() -> None:
@@ -52,6 +52,11 @@ def test_codec(players: int) -> None:
     """The RL codec numbers every action once and encodes only what the seat may know."""
     report = check_codec("highcard", players, games=3)
     assert report.num_actions == 52
+
+
+def test_the_rules_text_names_every_preset_and_option() -> None:
+    """The hooks ship a player's summary of the rules that names every preset and option."""
+    check_rules("highcard")
 
 
 def test_the_hooks_declare_the_codec_by_reference() -> None:

@@ -884,6 +884,7 @@ _EXTRA_COMMANDS: tuple[str, ...] = (
     "cardcore.cli._bench",
     "cardcore.cli._info",
     "cardcore.cli._newgame",
+    "cardcore.cli._rules",
     "cardcore.cli._serve",
 )
 """Sub-commands defined in their own modules; each has ``register(subparsers)``."""

@@ -50,6 +50,7 @@ Choose an action by its number, or type it (as listed, e.g. the text after the n
 Commands:
   help          this text
   show          draw the table and the legal actions again
+  rules         the game's rules
   hint          what a bot would play here (the game's heuristic bot, else random)
   undo          take back your previous decision (and the moves made since)
   save [FILE]   save the match (default: {path}); resume with 'cardcore play --resume FILE';
@@ -63,7 +64,7 @@ Keys at a terminal:
   Ctrl-C        stop (you are offered to save first, or to carry on)
   Ctrl-D        the same as quit"""
 
-_COMMANDS: Final = ("help", "show", "hint", "undo", "save", "quit")
+_COMMANDS: Final = ("help", "show", "rules", "hint", "undo", "save", "quit")
 """The commands Tab completes besides the legal actions."""
 
 _Turn = Literal["played", "again", "quit"]
@@ -355,6 +356,10 @@ class _Session:
                 self.term.say(_HELP.format(path=self.save_path))
             elif word == "show" and not rest:
                 self._show_table(seat, legal)
+            elif word == "rules" and not rest:
+                from cardcore.cli._rules import rules_for_terminal
+
+                self.term.say(rules_for_terminal(self.game.name))
             elif word == "hint" and not rest:
                 self._hint(seat, obs, legal)
             elif word == "undo" and not rest:

@@ -39,6 +39,14 @@ def register(sub: Any) -> None:
         default=MAX_MATCHES,
         help="matches running at once (default: %(default)s)",
     )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="deal the n-th match (1, 2, ...) with seed SEED + n - 1, so that a run can be "
+        "repeated; without it every match's seed is drawn at random. Agents cannot choose "
+        "or learn the seed before their match is over",
+    )
     p.set_defaults(func=cmd_serve)
 
 
@@ -50,6 +58,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--idle-minutes must be in (0, 10080], got {args.idle_minutes}")
     if not 1 <= args.max_matches <= 10_000:
         raise ValueError(f"--max-matches must be in 1-10000, got {args.max_matches}")
+    if args.seed is not None and args.seed < 0:
+        raise ValueError(f"--seed must be a whole number >= 0, got {args.seed}")
     try:
         from cardcore._mcp import serve
     except ModuleNotFoundError as e:
@@ -68,5 +78,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_seconds=args.bot_seconds,
         idle_seconds=args.idle_minutes * 60,
         max_matches=args.max_matches,
+        seed=args.seed,
     )
     return 0

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     )
     from cardcore.testing._params import parametrize_configurations
     from cardcore.testing._public_history import check_public_history, declares_public_events
+    from cardcore.testing._rules_check import check_rules, rules_problems
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -55,11 +56,13 @@ __all__ = [
     "check_game",
     "check_plugin_anatomy",
     "check_public_history",
+    "check_rules",
     "codec_hook_problems",
     "configurations",
     "declares_public_events",
     "parametrize_configurations",
     "playthrough",
+    "rules_problems",
     "run_checks",
     "strategies",
 ]
@@ -76,6 +79,8 @@ _HOME = {
     "parametrize_configurations": "cardcore.testing._params",
     "check_public_history": "cardcore.testing._public_history",
     "declares_public_events": "cardcore.testing._public_history",
+    "check_rules": "cardcore.testing._rules_check",
+    "rules_problems": "cardcore.testing._rules_check",
     "strategies": "cardcore.testing._strategies",
 }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib.resources import files
+
 from cardcore import CodecSpec, GameSpec, Plugin
 from cardcore_highcard.options import PRESETS, HighcardOptions
 from cardcore_highcard.rules import Highcard
@@ -17,6 +19,9 @@ plugin = Plugin(
             min_players=2,
             max_players=4,
             description="each round, the highest card wins; a minimal example plugin",
+            # rules.md: a player's summary (aim, deal, a turn, scoring, the end, the options of
+            # each preset); rewrite it with the game. 'cardcore rules highcard' prints it.
+            rules_text=files("cardcore_highcard").joinpath("rules.md").read_text(encoding="utf-8"),
         )
     ],
     codecs=[

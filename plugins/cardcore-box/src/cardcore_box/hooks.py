@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib.resources import files
+
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_box.bots import BoxHeuristic, survival_value
 from cardcore_box.options import PRESETS, BoxOptions
@@ -19,6 +21,8 @@ plugin = Plugin(
             max_players=4,
             description="four players shed descending cards; the last player with a box wins",
             rules_version="1",
+            # A player's summary, shipped as a file of the package (cardcore rules box).
+            rules_text=files("cardcore_box").joinpath("rules.md").read_text(encoding="utf-8"),
         )
     ],
     bots=[

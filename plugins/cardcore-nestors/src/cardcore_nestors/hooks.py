@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib.resources import files
+
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_nestors.bots import (
     NestorsHeuristic,
@@ -25,6 +27,8 @@ plugin = Plugin(
             max_players=4,
             description="4 players in partnerships bid for a trump rank and play 3-card tricks",
             rules_version="1",
+            # A player's summary, shipped as a file of the package (cardcore rules nestors).
+            rules_text=files("cardcore_nestors").joinpath("rules.md").read_text(encoding="utf-8"),
         )
     ],
     bots=[

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib.resources import files
+
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_noddy.bots import NoddyHeuristic, hand_number, race_value
 from cardcore_noddy.options import PRESETS, NoddyOptions
@@ -19,6 +21,8 @@ plugin = Plugin(
             max_players=2,
             description="a 17th-century race to 31 for two: shows, fifteens and the knave noddy",
             rules_version="1",
+            # A player's summary, shipped as a file of the package (cardcore rules noddy).
+            rules_text=files("cardcore_noddy").joinpath("rules.md").read_text(encoding="utf-8"),
         )
     ],
     bots=[

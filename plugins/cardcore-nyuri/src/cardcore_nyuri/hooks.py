@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from importlib.resources import files
+
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
 from cardcore_nyuri.bots import NyuriHeuristic, count_value
 from cardcore_nyuri.options import PRESETS, NyuriOptions
@@ -19,6 +21,8 @@ plugin = Plugin(
             max_players=4,
             description="lay a card; the others steal it with higher cards; most cards won wins",
             rules_version="1",
+            # A player's summary, shipped as a file of the package (cardcore rules nyuri).
+            rules_text=files("cardcore_nyuri").joinpath("rules.md").read_text(encoding="utf-8"),
         )
     ],
     bots=[
