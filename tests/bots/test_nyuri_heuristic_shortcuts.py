@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import pytest
 
@@ -48,7 +49,7 @@ _OPTIONS = [
 @pytest.mark.parametrize("options", _OPTIONS)
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_offer_read_from_masks_is_the_offer_read_from_the_legal_actions(
-    options: dict[str, object], players: int
+    options: dict[str, Any], players: int
 ) -> None:
     """At every offer of random deals (NY-4.3, NY-4.4), the heuristic's steal chosen from
     card masks is the one it chooses by building and weighing every legal steal."""
