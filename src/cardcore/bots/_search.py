@@ -19,11 +19,13 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Iterator
+import weakref
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, final
 
 from cardcore._game import Game
 from cardcore._hooks import SearchHints
+from cardcore.bots._parallel import RootPool, check_workers, split
 
 __all__ = ["ISMCTSBot", "PIMCBot"]
 
@@ -360,6 +362,14 @@ class ISMCTSBot:
             holds one object per node and edge until the next decision, and Python's
             collector then walks all of them, which after a long search costs tens of
             milliseconds, at times more than a tenth of a 1 s budget.
+        workers: root-parallel search in this many processes: each searches a tree of
+            its own, over determinisations of its own, with its share of
+            ``iterations`` (or the whole of ``seconds``), and the visits and rewards at
+            their roots are summed. Deterministic for a seed, ``workers`` and
+            ``iterations`` whatever the machine's load; 1 (the default) searches in
+            this process. The processes start at the first decision and stop when the
+            bot is closed (:meth:`close`, or its match ends). With more than one,
+            :attr:`last_tree` holds only the summed root.
     """
 
     name = "ismcts"
@@ -380,7 +390,9 @@ class ISMCTSBot:
         policy_first: bool = True,
         hints: SearchHints | None = None,
         keep_tree: bool = False,
+        workers: int = 1,
     ) -> None:
+        self.workers = check_workers(workers)
         self.game = game
         self._rng = random.Random(seed)
         self.keep_tree = bool(keep_tree)
@@ -399,15 +411,112 @@ class ISMCTSBot:
         """The root of the last search's tree (for inspection and tests): the whole tree
         with ``keep_tree``, else the root and its edges (its ``kids`` are dropped)."""
         self.last_iterations = 0
-        """How many iterations the last search ran."""
+        """How many iterations the last search ran (over every worker)."""
+        self._pool: RootPool | None = None
+        if self.workers > 1:
+            make = functools.partial(
+                ISMCTSBot,
+                game,
+                iterations=iterations,
+                seconds=seconds,
+                exploration=exploration,
+                rollout=rollout,
+                horizon=horizon,
+                opponent_model=opponent_model,
+                hand_end=hand_end,
+                score_value=score_value,
+                policy_first=policy_first,
+                hints=hints,
+            )
+            self._pool = RootPool(self.workers, make, make)
+            weakref.finalize(self, self._pool.close)
 
     def act(self, observation: Any) -> Any:
         """Search from the observation and return the most visited legal action."""
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if self._pool is not None:
+            return self._root_parallel(self._pool, observation, legal)
         with _collector_paused():
             return self._search(observation, legal)
+
+    def close(self) -> None:
+        """Stop the search processes, if any run (the next decision starts them again)."""
+        if self._pool is not None:
+            self._pool.close()
+
+    def end_match(self, outcome: Any) -> None:
+        """The match is over: stop the search processes."""
+        self.close()
+
+    def __enter__(self) -> ISMCTSBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def share(
+        self, seed: int, iterations: int | None, seconds: float | None, observation: Any
+    ) -> tuple[list[tuple[int, float, int] | None], int]:
+        """Search one worker's share of a root-parallel decision, from ``seed`` alone.
+
+        Returns:
+            Per legal action of the observation (in its order), the root's visits,
+            total reward and availability, or ``None`` where the search never tried
+            it; and the number of iterations run.
+        """
+        self._rng.seed(seed)
+        self._play.seat_policies = {}
+        self.iterations, self.seconds = iterations, seconds
+        legal = observation.legal_actions
+        with _collector_paused():
+            self._search(observation, legal)
+        assert self.last_tree is not None
+        edges = self.last_tree.edges
+        stats = [(e.n, e.w, e.avail) if (e := edges.get(a)) is not None else None for a in legal]
+        return stats, self.last_iterations
+
+    def _root_parallel(self, pool: RootPool, observation: Any, legal: Sequence[Any]) -> Any:
+        """Search in the pool's processes and choose from their summed root statistics."""
+        clock = _clock
+        start = clock()
+        n = self.workers
+        seeds = [self._rng.randrange(2**63) for _ in range(n)]
+        budgets: list[int | None] = (
+            [None] * n if self.iterations is None else list(split(self.iterations, n))
+        )
+        pool.open()
+        seconds = None
+        if self.seconds is not None:
+            # Starting the pool (first decision) counts against the deadline.
+            seconds = max(self.seconds - (clock() - start), 1e-3)
+        tasks = [
+            (s, b, seconds, observation)
+            for s, b in zip(seeds, budgets, strict=True)
+            if b is None or b > 0
+        ]
+        root = _Node(observation.seat)
+        done = 0
+        for stats, count in pool.run(tasks):
+            done += count
+            for a, st in zip(legal, stats, strict=True):
+                if st is None:
+                    continue
+                e = root.edges.get(a)
+                if e is None:
+                    e = root.edges[a] = _Edge()
+                    e.avail = 0
+                e.n += st[0]
+                e.w += st[1]
+                e.avail += st[2]
+        self.last_tree = root
+        self.last_iterations = done
+        edges = root.edges
+        return max(
+            legal,
+            key=lambda a: (edges[a].n, edges[a].w / edges[a].n) if a in edges else (-1, 0.0),
+        )
 
     def _search(self, observation: Any, legal: Any) -> Any:
         game, rng, c = self.game, self._rng, self.exploration
@@ -525,6 +634,9 @@ class PIMCBot:
         hand_end: as for :class:`ISMCTSBot`.
         score_value: as for :class:`ISMCTSBot`.
         hints: as for :class:`ISMCTSBot`.
+        workers: as for :class:`ISMCTSBot`: this many processes each draw their share
+            of ``determinizations`` (or samples for the whole of ``seconds``), and the
+            rewards and play-out counts per action are summed.
     """
 
     name = "pimc"
@@ -542,7 +654,9 @@ class PIMCBot:
         hand_end: bool = True,
         score_value: bool = True,
         hints: SearchHints | None = None,
+        workers: int = 1,
     ) -> None:
+        self.workers = check_workers(workers)
         if determinizations is not None and determinizations < 1:
             raise ValueError(f"determinizations must be >= 1, not {determinizations}")
         if rollouts < 1:
@@ -557,17 +671,98 @@ class PIMCBot:
         )
         self.rollouts = int(rollouts)
         self.last_samples = 0
-        """How many determinisations the last decision used."""
+        """How many determinisations the last decision used (over every worker)."""
+        self._pool: RootPool | None = None
+        if self.workers > 1:
+            make = functools.partial(
+                PIMCBot,
+                game,
+                determinizations=determinizations,
+                seconds=seconds,
+                rollouts=rollouts,
+                rollout=rollout,
+                horizon=horizon,
+                hand_end=hand_end,
+                score_value=score_value,
+                hints=hints,
+            )
+            self._pool = RootPool(self.workers, make, make)
+            weakref.finalize(self, self._pool.close)
 
     def act(self, observation: Any) -> Any:
         """Return the legal action with the best mean play-out reward."""
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if self._pool is not None:
+            return self._root_parallel(self._pool, observation, legal)
         with _collector_paused():
-            return self._evaluate(observation, legal)
+            totals, counts = self._evaluate(observation, legal)
+        return max(legal, key=lambda a: totals[a] / counts[a] if counts[a] else -1.0)
 
-    def _evaluate(self, observation: Any, legal: Any) -> Any:
+    def close(self) -> None:
+        """Stop the search processes, if any run (the next decision starts them again)."""
+        if self._pool is not None:
+            self._pool.close()
+
+    def end_match(self, outcome: Any) -> None:
+        """The match is over: stop the search processes."""
+        self.close()
+
+    def __enter__(self) -> PIMCBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def share(
+        self, seed: int, determinizations: int | None, seconds: float | None, observation: Any
+    ) -> tuple[list[tuple[float, int]], int]:
+        """Evaluate one worker's share of a root-parallel decision, from ``seed`` alone.
+
+        Returns:
+            Per legal action of the observation (in its order), the total reward and
+            the number of play-outs; and the number of determinisations used.
+        """
+        self._rng.seed(seed)
+        self._play.seat_policies = {}
+        self.determinizations, self.seconds = determinizations, seconds
+        legal = observation.legal_actions
+        with _collector_paused():
+            totals, counts = self._evaluate(observation, legal)
+        return [(totals[a], counts[a]) for a in legal], self.last_samples
+
+    def _root_parallel(self, pool: RootPool, observation: Any, legal: Sequence[Any]) -> Any:
+        """Evaluate in the pool's processes and choose from the summed rewards."""
+        clock = _clock
+        start = clock()
+        n = self.workers
+        seeds = [self._rng.randrange(2**63) for _ in range(n)]
+        cap = self.determinizations
+        budgets: list[int | None] = [None] * n if cap is None else list(split(cap, n))
+        pool.open()
+        seconds = None
+        if self.seconds is not None:
+            seconds = max(self.seconds - (clock() - start), 1e-3)
+        tasks = [
+            (s, b, seconds, observation)
+            for s, b in zip(seeds, budgets, strict=True)
+            if b is None or b > 0
+        ]
+        totals = [0.0] * len(legal)
+        counts = [0] * len(legal)
+        done = 0
+        for stats, samples in pool.run(tasks):
+            done += samples
+            for i, (t, k) in enumerate(stats):
+                totals[i] += t
+                counts[i] += k
+        self.last_samples = done
+        best = max(range(len(legal)), key=lambda i: totals[i] / counts[i] if counts[i] else -1.0)
+        return legal[best]
+
+    def _evaluate(self, observation: Any, legal: Any) -> tuple[dict[Any, float], dict[Any, int]]:
+        """Each legal action's total reward and play-out count over the samples."""
         game, play = self.game, self._play
         play.set_players(getattr(observation, "num_players", None))
         seat = observation.seat
@@ -604,4 +799,4 @@ class PIMCBot:
         else:
             done = cap if cap is not None else done
         self.last_samples = done
-        return max(legal, key=lambda a: totals[a] / counts[a] if counts[a] else -1.0)
+        return totals, counts

@@ -70,6 +70,13 @@ SEARCH_SECONDS_HELP = (
 )
 """The help text of ``--search-seconds`` (``play`` and ``arena``)."""
 
+SEARCH_WORKERS_HELP = (
+    "root-parallel search in N processes for every bot that takes a 'workers' option "
+    "(ismcts, pimc), unless its own spec sets one; warns when the processes searching "
+    "at once exceed the cores"
+)
+"""The help text of ``--search-workers`` (``play`` and ``arena``)."""
+
 
 def with_search_seconds(spec: str, seconds: float | None, time_limit: float | None) -> str:
     """Give ``seconds=S`` to every bot of a ``--bots`` list that takes it and lacks it.
@@ -306,6 +313,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.time_limit is not None and not args.time_limit > 0:
         raise CliError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     args.bots = with_search_seconds(args.bots, args.search_seconds, args.time_limit)
+    from cardcore.bots._parallel import with_search_workers
+
+    try:
+        args.bots = with_search_workers(args.bots, args.search_workers)
+    except ValueError as e:
+        raise CliError(str(e)) from None
     if args.resume:
         if args.record:
             _check_record_path(args.record)
@@ -793,6 +806,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--time-limit", type=float, help="seconds per bot decision; a slower bot forfeits"
     )
     p.add_argument("--search-seconds", type=float, metavar="SECONDS", help=SEARCH_SECONDS_HELP)
+    p.add_argument("--search-workers", type=int, metavar="N", help=SEARCH_WORKERS_HELP)
     p.add_argument("--json", action="store_true", help="print only the outcome as JSON")
     p.add_argument(
         "--verbose", "-v", action="store_true", help="draw the table after every decision"

@@ -10,7 +10,7 @@ from typing import Any
 
 from cardcore._engine import TIME_MARGIN
 from cardcore.arena._run import DEFAULT_TIME_LIMIT, MAX_DEALS, MAX_GAMES
-from cardcore.cli import SEARCH_SECONDS_HELP
+from cardcore.cli import SEARCH_SECONDS_HELP, SEARCH_WORKERS_HELP
 
 __all__ = ["cmd_arena", "register"]
 
@@ -108,6 +108,7 @@ def register(sub: Any) -> None:
             "--time-limit", f"--time-limit (default {DEFAULT_TIME_LIMIT:g})"
         ),
     )
+    p.add_argument("--search-workers", type=int, metavar="N", help=SEARCH_WORKERS_HELP)
     p.add_argument(
         "--no-time-limit",
         action="store_true",
@@ -190,12 +191,19 @@ def _wants_sandbox(args: argparse.Namespace, bots: Any) -> bool:
 def cmd_arena(args: argparse.Namespace) -> int:
     """Run the arena and print its report (table, or JSON with ``--json``)."""
     from cardcore.arena import parse_bots, run_arena
-    from cardcore.cli import _parse_kv, with_search_seconds
+    from cardcore.cli import CliError, _parse_kv, with_search_seconds
 
     options = _parse_kv(args.option or [], "--option")
     time_limit = None if args.no_time_limit else args.time_limit
     bot_text = with_search_seconds(args.bots, args.search_seconds, time_limit)
+    from cardcore.bots._parallel import cpus, with_search_workers
     from cardcore.cli._report import check_output, check_report
+
+    try:
+        arena = cpus() if args.workers is None else args.workers
+        bot_text = with_search_workers(bot_text, args.search_workers, arena)
+    except ValueError as e:
+        raise CliError(str(e)) from None
 
     # Every output is checked before playing, not after a long run.
     if args.report:

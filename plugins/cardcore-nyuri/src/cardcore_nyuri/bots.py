@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from math import comb
 from typing import Any, final
 
 from cardcore import SPECTATOR
-from cardcore_nyuri.actions import Decline, Lay, NyuriAction, Steal, Swap, TakeBack
+from cardcore_nyuri.actions import (
+    Decline,
+    Lay,
+    NyuriAction,
+    Steal,
+    Swap,
+    TakeBack,
+    _mask_value,
+)
 from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.rules import Nyuri
 from cardcore_nyuri.state import NyuriObservation, NyuriState, Phase
+from cardcore_nyuri.steals import _VALUE_ABOVE, offer_masks
 
 __all__ = ["NyuriHeuristic", "count_value"]
 
@@ -74,11 +84,13 @@ class NyuriHeuristic:
         for s in range(obs.num_players):
             out |= obs.table.mask(z.pile(s))
         pool = [c for c in range(52) if not out >> c & 1]
+        unseen = _DECK & ~out
         counts = [0] * 15
         for c in pool:
             counts[c % 13 + 2] += 1
-        pairs, triples = _sum_counts(counts)
+        pairs, triples = _sum_counts(tuple(counts))
         u = len(pool)
+        any_suit = self._any_suit
         others = [
             obs.table.size(obs.zones.hand(s))
             for s in range(obs.num_players)
@@ -91,15 +103,15 @@ class NyuriHeuristic:
             t = a.value
             suit = int(a.card.suit)
             single_bar = t if a.guard is not None else int(a.card.rank)
-            singles = sum(
-                1
-                for c in pool
-                if c % 13 + 2 > single_bar
-                and (c // 13 == suit or (a.guard is not None and self._any_suit))
-            )
+            # The unseen cards worth more than the bar, of the target's suit (of any
+            # suit against a guard where the options allow it).
+            beat = unseen & _VALUE_ABOVE[single_bar]
+            if a.guard is None or not any_suit:
+                beat &= _SUIT[suit]
+            singles = beat.bit_count()
             p1 = singles / u if u else 0.0
-            p2 = sum(pairs[t + 1 :]) / comb(u, 2) if u >= 2 else 0.0
-            p3 = sum(triples[t + 1 :]) / comb(u, 3) if u >= 3 and t > 10 else 0.0
+            p2 = pairs[t + 1] / comb(u, 2) if u >= 2 else 0.0
+            p3 = triples[t + 1] / comb(u, 3) if u >= 3 and t > 10 else 0.0
             k = h * p1 + comb(h, 2) * p2 + comb(h, 3) * p3
             lost = (2 if a.guard is not None else 1) + _OFFER_GUESS
             return (k / (1 + k) * lost + _KEEP_HIGH * t, t)
@@ -110,6 +122,34 @@ class NyuriHeuristic:
 
     def _offer(self, obs: NyuriObservation, legal: Sequence[NyuriAction]) -> NyuriAction:
         best = max((sum(int(c.rank) for c in o) for o in obs.offers if o), default=0)
+        target, guard = obs.target, obs.guard
+        if target is None:
+            return self._offer_among(legal, best)
+        # The steals as card masks, in the legal order (up to thousands of them): only
+        # the one chosen is built as an action.
+        hand = obs.table.mask(obs.zones.hand(obs.seat))
+        g = -1 if guard is None else guard.id
+        value = _mask_value
+        steals = [
+            (m, v, m.bit_count())
+            for m in offer_masks(hand, target.id, g, any_suit=self._any_suit)
+            if (v := value(m)) > best
+        ]
+        if not steals:
+            return next(a for a in legal if isinstance(a, Decline))
+        if self._pile:
+            pick = max(steals, key=lambda s: (s[2], -s[1]))
+        else:
+            if self._penalty:
+                steals = [s for s in steals if s[2] < 3] or steals
+            pick = max(steals, key=lambda s: (s[1], -s[2]))
+        action = Steal.from_mask(pick[0])
+        if action not in legal:  # legal actions not from these rules: weigh them instead
+            return self._offer_among(legal, best)
+        return action
+
+    def _offer_among(self, legal: Sequence[NyuriAction], best: int) -> NyuriAction:
+        """The offer the rules of thumb choose, read from the legal actions themselves."""
         steals = [a for a in legal if isinstance(a, Steal) and a.value > best]
         if not steals:
             return next(a for a in legal if isinstance(a, Decline))
@@ -129,24 +169,45 @@ class NyuriHeuristic:
         return next(a for a in legal if isinstance(a, TakeBack))
 
 
-def _sum_counts(counts: list[int]) -> tuple[list[int], list[int]]:
-    """How many pairs and triples of cards make each total, from counts per value."""
-    pairs = [0] * 29
-    triples = [0] * 43
-    for a in range(2, 15):
-        for b in range(a, 15):
-            pairs[a + b] += comb(counts[a], 2) if a == b else counts[a] * counts[b]
-            for c in range(b, 15):
-                if a == b == c:
-                    k = comb(counts[a], 3)
-                elif a == b:
-                    k = comb(counts[a], 2) * counts[c]
-                elif b == c:
-                    k = counts[a] * comb(counts[b], 2)
-                else:
-                    k = counts[a] * counts[b] * counts[c]
-                triples[a + b + c] += k
-    return pairs, triples
+_DECK = (1 << 52) - 1
+_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
+"""Per suit (0 ♣, 1 ♦, 2 ♥, 3 ♠), its cards as a mask."""
+_BITS = 24
+"""Bits per coefficient of the polynomials :func:`_sum_counts` packs into one integer
+(the largest, 52**3 before the division by 6, needs 18)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _sum_counts(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """How many pairs and triples of cards make each total or more, from counts per value.
+
+    With ``p_k`` the polynomial of the cards, each card ``x ** (k * value)``, the pairs
+    of distinct cards are ``(p_1**2 - p_2) / 2`` and the triples ``(p_1**3 - 3 p_1 p_2 +
+    2 p_3) / 6``, by total. Each polynomial is packed into one integer (a coefficient
+    every :data:`_BITS` bits), so the products are a few integer multiplications rather
+    than a loop over every pair and triple of values: the heuristic asks at every lay,
+    in search play-outs too, and the loop was a third of a searched Nyuri decision.
+    """
+    bits = _BITS
+    p1 = p2 = p3 = 0
+    for v in range(2, 15):
+        n = counts[v]
+        if n:
+            p1 |= n << (bits * v)
+            p2 |= n << (bits * 2 * v)
+            p3 |= n << (bits * 3 * v)
+    sq = p1 * p1
+    two = sq - p2
+    three = sq * p1 - 3 * p1 * p2 + 2 * p3
+    mask = (1 << bits) - 1
+    pairs = [(two >> (bits * t) & mask) // 2 for t in range(30)]
+    triples = [(three >> (bits * t) & mask) // 6 for t in range(44)]
+    # Running totals from the top: entry t counts the sets worth t or more.
+    for t in range(28, -1, -1):
+        pairs[t] += pairs[t + 1]
+    for t in range(42, -1, -1):
+        triples[t] += triples[t + 1]
+    return tuple(pairs), tuple(triples)
 
 
 # ---- search hints ----

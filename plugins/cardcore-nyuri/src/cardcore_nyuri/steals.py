@@ -8,7 +8,7 @@ tuple, then every pair (and triple) worth more than the target as a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from cardcore import Card, CardSubsets, ConcatActions
@@ -22,7 +22,7 @@ from cardcore_nyuri.actions import (
     _mask_value,
 )
 
-__all__ = ["offer_actions", "steal_problem"]
+__all__ = ["offer_actions", "offer_masks", "steal_problem"]
 
 _CARD: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
 _VALUE_ABOVE: Final[tuple[int, ...]] = tuple(
@@ -65,6 +65,32 @@ def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequ
     sizes = (2, 3) if tv > 10 else (2,)
     sets = CardSubsets(Steal, hand, sizes=sizes, weights=_VALUE, above=tv)
     return ConcatActions(head, sets) if sets else head
+
+
+def offer_masks(hand: int, target: int, guard: int, *, any_suit: bool) -> Iterator[int]:
+    """The card mask of every legal steal, in the order of :func:`offer_actions`.
+
+    The same steals as ``offer_actions(...)`` without ``decline`` and without building
+    an action for each: for a reader that weighs every steal (a bot choosing its offer)
+    and builds only the one it picks, with ``Steal.from_mask``.
+    """
+    if not hand:
+        return
+    tv = _VALUE[target]
+    if guard >= 0:
+        tv += _VALUE[guard]
+        suited = _VALUE_ABOVE[0] if any_suit else _HIGHER_SAME_SUIT[target]
+        singles = hand & suited & _VALUE_ABOVE[tv]
+    else:
+        singles = hand & _HIGHER_SAME_SUIT[target]
+    while singles:
+        low = singles & -singles
+        singles ^= low
+        yield low
+    if not hand & (hand - 1):
+        return
+    sizes = (2, 3) if tv > 10 else (2,)
+    yield from CardSubsets(Steal, hand, sizes=sizes, weights=_VALUE, above=tv).masks()
 
 
 def steal_problem(offer: int, target: int, guard: int = -1, *, any_suit: bool) -> str | None:

@@ -1,0 +1,219 @@
+"""Root-parallel search (``workers=N``): deterministic, bounded in time, and tidy."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from cardcore import load_game
+from cardcore.bots import ISMCTSBot, PIMCBot, _parallel
+from cardcore.bots._parallel import SearchWorkersWarning, split, with_search_workers
+from cardcore.cli import main
+
+HANG_GUARD = 120.0
+"""Seconds after which a decision is taken to hang (never a measure of speed)."""
+
+
+def _observations(count: int) -> list[Any]:
+    """Noddy observations with a real choice, from a few seeded deals."""
+    game = load_game("noddy")
+    out: list[Any] = []
+    seed = 0
+    while len(out) < count:
+        state = game.initial_state(2, seed)
+        seed += 1
+        while (seat := game.current_player(state)) is not None and len(out) < count:
+            legal = game.legal_actions(state)
+            if len(legal) > 1:
+                out.append(game.observe(state, seat))
+            state = game.apply(state, legal[-1])
+    return out
+
+
+def _bot(kind: str, seed: int, workers: int, **budget: Any) -> Any:
+    game = load_game("noddy")
+    if kind == "ismcts":
+        return ISMCTSBot(game, seed=seed, workers=workers, **budget)
+    return PIMCBot(game, seed=seed, workers=workers, **budget)
+
+
+_BUDGET = {"ismcts": {"iterations": 24}, "pimc": {"determinizations": 4}}
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process (not a zombie) with this id exists."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc"])
+def test_root_parallel_search_is_deterministic_for_a_seed(kind: str) -> None:
+    """Two bots with one seed, two workers and an iteration budget choose alike, and
+    so does the same search run share after share in this process."""
+    observations = _observations(4)
+    runs = []
+    for _ in range(2):
+        with _bot(kind, 11, 2, **_BUDGET[kind]) as bot:
+            runs.append([bot.act(o) for o in observations])
+    # The shares searched one after another here, with no pool: the same choices.
+    local = _bot(kind, 11, 2, **_BUDGET[kind])
+    local._pool.fallback = "test"
+    with local:
+        runs.append([local.act(o) for o in observations])
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_the_shares_add_up_to_the_iteration_budget() -> None:
+    """Every iteration of the budget is searched once, over the workers' trees."""
+    observation = _observations(1)[0]
+    with _bot("ismcts", 3, 2, iterations=25) as bot:
+        bot.act(observation)
+        assert bot.last_iterations == 25
+        assert bot.last_tree is not None
+        assert sum(e.n for e in bot.last_tree.edges.values()) == 25
+    assert split(25, 2) == [13, 12]
+    assert split(1, 3) == [1, 0, 0]
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc"])
+def test_closing_the_bot_leaves_no_process_behind(kind: str) -> None:
+    """The pool starts at the first decision and its processes are gone after close
+    (and after the match's end)."""
+    bot = _bot(kind, 1, 2, **_BUDGET[kind])
+    assert bot._pool.pids() == []
+    observation = _observations(1)[0]
+    bot.act(observation)
+    pids = bot._pool.pids()
+    assert len(pids) == 2
+    assert all(_alive(p) for p in pids)
+    bot.act(observation)
+    assert bot._pool.pids() == pids  # reused across decisions
+    bot.end_match(None)
+    assert bot._pool.pids() == []
+    assert not any(_alive(p) for p in pids)
+    bot.act(observation)  # a new match starts a new pool
+    again = bot._pool.pids()
+    bot.close()
+    assert not any(_alive(p) for p in again)
+
+
+def test_a_match_with_search_workers_leaves_no_process_behind() -> None:
+    """``play`` with ``--search-workers`` ends its match with no child process left."""
+    before = {p.pid for p in multiprocessing.active_children()}
+    assert main(["play", "noddy", "--bots", "ismcts:iterations=12,random",
+                 "--search-workers", "2", "--json"]) == 0  # fmt: skip
+    assert {p.pid for p in multiprocessing.active_children()} == before
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc"])
+def test_a_time_budget_ends_the_parallel_search(kind: str) -> None:
+    """With ``seconds`` alone the workers stop at the deadline (a hang guard only)."""
+    observation = _observations(1)[0]
+    with _bot(kind, 2, 2, seconds=0.2) as bot:
+        start = time.monotonic()
+        action = bot.act(observation)
+        assert time.monotonic() - start < HANG_GUARD
+        assert action in observation.legal_actions
+        done = bot.last_iterations if kind == "ismcts" else bot.last_samples
+        assert done >= 2  # each worker searched at least once
+
+
+def test_a_process_that_cannot_start_a_pool_falls_back_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A daemonic process may not have children: the shares run here, same choices."""
+    observation = _observations(1)[0]
+    with _bot("ismcts", 5, 2, iterations=20) as bot:
+        pooled = bot.act(observation)
+
+    class _Daemon:
+        daemon = True
+
+    monkeypatch.setattr(multiprocessing, "current_process", _Daemon)
+    with _bot("ismcts", 5, 2, iterations=20) as bot:
+        with pytest.warns(SearchWorkersWarning, match="daemonic"):
+            assert bot.act(observation) == pooled
+        assert bot._pool.pids() == []
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1000, 1.5, True])
+def test_a_bad_worker_count_is_refused(workers: Any) -> None:
+    """Not a whole number from 1 to the maximum: a clear error naming ``workers``."""
+    with pytest.raises(ValueError, match="workers"):
+        _bot("ismcts", 0, workers)
+
+
+def test_search_workers_reach_only_bots_that_take_them() -> None:
+    """Search bots get ``workers=N``; other bots and specs that set their own do not."""
+    spec = "ismcts,random,pimc:workers=1,no-such-bot"
+    assert with_search_workers(spec, 2, stream=io.StringIO()) == (
+        "ismcts:workers=2,random,pimc:workers=1,no-such-bot"
+    )
+    assert with_search_workers(spec, None) == spec
+
+
+def test_more_search_processes_than_cores_are_warned_about(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Arena workers times search workers over the cores: one warning that says so."""
+    monkeypatch.setattr(_parallel, "cpus", lambda: 4)
+    out = io.StringIO()
+    with_search_workers("ismcts,random", 2, 2, stream=out)
+    assert out.getvalue() == ""
+    with_search_workers("ismcts,random", 2, 3, stream=out)
+    assert "3 arena workers x 2 search workers is 6 processes" in out.getvalue()
+    assert "on 4 cores" in out.getvalue()
+    out = io.StringIO()
+    with_search_workers("ismcts:workers=8", None, 1, stream=out)
+    assert "8 search workers is 8 processes" in out.getvalue()
+
+
+def test_play_and_arena_warn_and_refuse_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``play`` warns when its search workers exceed the cores; a bad count exits 2."""
+    monkeypatch.setattr(_parallel, "cpus", lambda: 1)
+    assert main(["play", "highcard", "--bots", "ismcts:iterations=8,random",
+                 "--search-workers", "2", "--json"]) == 0  # fmt: skip
+    assert "2 search workers is 2 processes searching at once on 1 core" in (
+        capsys.readouterr().err
+    )
+    for command in (["play", "highcard"], ["arena", "highcard", "--games", "1"]):
+        assert main([*command, "--bots", "ismcts,random", "--search-workers", "0"]) == 2
+        assert "--search-workers must be from 1" in capsys.readouterr().err
+
+
+def test_the_pool_processes_exit_when_the_bot_process_is_killed() -> None:
+    """A bot process that dies without closing its bot leaves no pool process behind."""
+    script = (
+        "import os, sys\n"
+        "from cardcore import load_game\n"
+        "from cardcore.bots import ISMCTSBot\n"
+        "g = load_game('noddy')\n"
+        "s = g.initial_state(2, 0)\n"
+        "while len(g.legal_actions(s)) < 2:\n"
+        "    s = g.apply(s, g.legal_actions(s)[0])\n"
+        "b = ISMCTSBot(g, iterations=8, workers=2)\n"
+        "b.act(g.observe(s, g.current_player(s)))\n"
+        "print(*b._pool.pids(), flush=True)\n"
+        "os._exit(0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_GUARD
+    )
+    assert done.returncode == 0, done.stderr
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) == 2
+    give_up = time.monotonic() + HANG_GUARD
+    while any(_alive(p) for p in pids) and time.monotonic() < give_up:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in pids)
