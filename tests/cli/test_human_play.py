@@ -366,13 +366,13 @@ def test_hint_asks_the_heuristic_bot_when_there_is_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """'hint' names what ``<game>-heuristic`` would play, by number and text."""
-    import cardcore.cli
+    import cardcore.cli._common
     import cardcore_highcard.hooks
 
     host = PluginHost(load_entrypoints=False)
     host.register(cardcore_highcard.hooks.plugin, name="highcard")
     host.register(_HeuristicPlugin(), name="heuristic")
-    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    monkeypatch.setattr(cardcore.cli._common, "_host", lambda: host)
     legal = first_legal(load_game("highcard"), 0, 2, 0, dealer=1)
     argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1", "--seed", "0"]
     code, out, _ = run(monkeypatch, capsys, argv, ["hint", "quit", "n"])
@@ -638,13 +638,13 @@ def test_a_failing_bot_forfeits_as_in_bot_matches(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """A bot that raises loses the match; the person is told why and the record says so."""
-    import cardcore.cli
+    import cardcore.cli._common
     import cardcore_highcard.hooks
 
     host = PluginHost(load_entrypoints=False)
     host.register(cardcore_highcard.hooks.plugin, name="highcard")
     host.register(_CrasherPlugin(), name="crasher")
-    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    monkeypatch.setattr(cardcore.cli._common, "_host", lambda: host)
     record = tmp_path / "r.json"
     argv = ["play", "highcard", "--human", "0", "--bots", "crasher", "--dealer", "1"]
     code, out, _ = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1"])
@@ -773,13 +773,13 @@ def test_ctrl_c_while_a_bot_thinks_loses_nothing(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """Ctrl-C during a bot's turn asks the same; carrying on finishes a sound match."""
-    import cardcore.cli
+    import cardcore.cli._common
     import cardcore_highcard.hooks
 
     host = PluginHost(load_entrypoints=False)
     host.register(cardcore_highcard.hooks.plugin, name="highcard")
     host.register(_InterruptedPlugin(), name="slow")
-    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    monkeypatch.setattr(cardcore.cli._common, "_host", lambda: host)
     monkeypatch.setattr(_Interrupted, "pressed", False)
     record = tmp_path / "r.json"
     argv = ["play", "highcard", "--human", "0", "--bots", "slow", "--dealer", "1"]

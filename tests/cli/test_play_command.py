@@ -83,14 +83,14 @@ def test_a_short_bots_list_fills_the_game_s_seats(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`play nestors --human 0 --bots nestors-heuristic`: four seats, three heuristic bots."""
-    from cardcore.cli import _human
+    from cardcore.cli import _common, _human
     from cardcore_nestors.bots import NestorsHeuristic
 
     seen: dict[str, Any] = {}
 
     def fake_play_human(game: Any, args: argparse.Namespace, n: int, humans: list[int]) -> int:
         seen["n"], seen["humans"] = n, humans
-        seen["bots"] = cli.make_bots(game, args.bots, n, args.seed, skip=humans)
+        seen["bots"] = _common.make_bots(game, args.bots, n, args.seed, skip=humans)
         return 0
 
     monkeypatch.setattr(_human, "play_human", fake_play_human)

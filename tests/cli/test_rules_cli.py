@@ -10,6 +10,7 @@ import attrs
 import pytest
 
 import cardcore.cli
+import cardcore.cli._common
 from cardcore import GameSpec, PluginHost, hookimpl
 from cardcore.cli import main
 from cardcore.cli._rules import format_rules
@@ -81,7 +82,7 @@ def test_a_game_without_rules_is_a_clear_error(
 ) -> None:
     """A game whose plugin ships no rules text says so, with exit 2; an unknown game too."""
     host = _bare_host()
-    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    monkeypatch.setattr(cardcore.cli._common, "_host", lambda: host)
     assert main(["rules", "bare"]) == 2
     assert "game 'bare' ships no rules text" in capsys.readouterr().err
     assert main(["rules", "chess"]) == 2

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cardcore.cli import CliError, main, with_search_seconds
+from cardcore.cli import main
+from cardcore.cli._common import CliError, with_search_seconds
 
 
 def test_the_budget_reaches_only_bots_that_take_seconds() -> None:

@@ -117,7 +117,7 @@ def test_certify_ends_a_never_ending_game_with_a_verdict(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """A game that never ends is stopped by --timeout in each configuration and reported."""
-    import cardcore.cli
+    import cardcore.cli._common
     import cardcore.testing._kit
     from cardcore import GameSpec, Plugin, PluginHost
     from cardcore_highcard import PRESETS, HighcardOptions
@@ -133,7 +133,7 @@ def test_certify_ends_a_never_ending_game_with_a_verdict(
         max_players=4,
     )
     host.register(Plugin(games=[spec]), name="hangs")
-    monkeypatch.setattr(cardcore.cli, "_host", lambda: host)
+    monkeypatch.setattr(cardcore.cli._common, "_host", lambda: host)
     monkeypatch.setattr(cardcore.testing._kit, "default_host", lambda: host)
     args = [
         "certify",

@@ -7,7 +7,6 @@ a non-zero exit code, never a traceback.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import json
 import os
@@ -19,109 +18,30 @@ from typing import Any
 
 import attrs
 
-from cardcore._botmaking import make_bot
 from cardcore._engine import MatchRecord, RecordError, Step, play_match, replay, verify
 from cardcore._game import IllegalActionError
-from cardcore._host import PluginError, PluginHost, default_host
+from cardcore._host import PluginError, PluginHost
 from cardcore._options import OptionError, option_infos
 from cardcore._table import SPECTATOR
+from cardcore.cli import _common
+from cardcore.cli._common import (
+    SEARCH_SECONDS_HELP,
+    SEARCH_WORKERS_HELP,
+    CliError,
+    _describe_outcome,
+    _indent,
+    _parse_kv,
+    make_bots,
+    parse_bot_list,
+    with_search_seconds,
+)
 
 __all__ = ["build_parser", "main"]
 
 
-class CliError(Exception):
-    """A user error: printed as one line, exit code 2."""
-
-
-def _parse_kv(items: Sequence[str], what: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items:
-        if "=" not in item:
-            raise CliError(f"{what} {item!r} must look like key=value")
-        k, v = item.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
-def parse_bot_list(text: str) -> list[tuple[str, dict[str, str]]]:
-    """Parse ``ismcts:iterations=200,my_pkg.bots:Greedy`` into names with text options.
-
-    The same parser reads ``cardcore arena --bots`` and :func:`cardcore.load_bot`;
-    option values are converted to the types each bot declares when it is built.
-    """
-    from cardcore._botspec import parse_bot_spec
-
-    out = []
-    for part in text.split(","):
-        if not part.strip():
-            raise CliError(f"empty bot name in {text!r}")
-        try:
-            out.append(parse_bot_spec(part))
-        except ValueError as e:
-            raise CliError(str(e)) from None
-    return out
-
-
-SEARCH_SECONDS_HELP = (
-    "search budget in seconds per decision for every bot that takes a 'seconds' option "
-    "(ismcts, pimc), unless its own spec sets one; with an 'iterations' option too, "
-    "whichever limit comes first. The bots keep it within about 10%% at the 95th "
-    "percentile, so it must be at most --time-limit / 1.1"
-)
-"""The help text of ``--search-seconds`` (``play`` and ``arena``)."""
-
-SEARCH_WORKERS_HELP = (
-    "root-parallel search in N processes for every bot that takes a 'workers' option "
-    "(ismcts, pimc), unless its own spec sets one; warns when the processes searching "
-    "at once exceed the cores"
-)
-"""The help text of ``--search-workers`` (``play`` and ``arena``)."""
-
-
-def with_search_seconds(spec: str, seconds: float | None, time_limit: float | None) -> str:
-    """Give ``seconds=S`` to every bot of a ``--bots`` list that takes it and lacks it.
-
-    A bot takes it when its factory declares a ``seconds`` option (the search bots do);
-    a spec that sets ``seconds`` itself keeps its own. Names that do not resolve are left
-    as they are, for the usual error when the bots are built.
-
-    Raises:
-        CliError: ``seconds`` is not positive, or leaves no room under ``time_limit``.
-    """
-    if seconds is None:
-        return spec
-    if not seconds > 0:
-        raise CliError(f"--search-seconds must be a positive number of seconds, not {seconds}")
-    if time_limit is not None and seconds * 1.1 > time_limit:
-        raise CliError(
-            f"--search-seconds {seconds:g} leaves no room under --time-limit {time_limit:g}: "
-            f"a search may run up to 10% over its budget and would forfeit; give "
-            f"--time-limit {seconds * 1.1 + 0.05:.2f} or more, or a smaller budget"
-        )
-    from cardcore._botspec import parse_bot_spec
-
-    host = _host()
-    out = []
-    for part in spec.split(","):
-        try:
-            name, options = parse_bot_spec(part)
-            takes = any(o.name == "seconds" for o in host.bot_options(name))
-        except (ValueError, PluginError):
-            takes = False
-        out.append(
-            f"{part.strip()}:seconds={seconds:g}" if takes and "seconds" not in options else part
-        )
-    return ",".join(out)
-
-
-def _import_from_cwd(names: Sequence[str]) -> None:
-    """Let import-path bots resolve from the current directory, as with ``python -m``."""
-    if any(":" in n for n in names) and os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.append(os.getcwd())  # appended, so it shadows nothing installed
-
-
 def _host() -> PluginHost:
-    return default_host()
+    """The plugin host (``cardcore.cli._common._host``, which tests replace)."""
+    return _common._host()
 
 
 # ---- list / doctor ---------------------------------------------------------------------
@@ -261,25 +181,6 @@ def _num_players(game: Any, args: argparse.Namespace, seats: int) -> int:
     return int(max(seats, game.min_players))
 
 
-def make_bots(game: Any, spec: str, n: int, seed: int, skip: Sequence[int] = ()) -> list[Any]:
-    """Build bots for every seat not in ``skip`` from a ``--bots`` list (cycled if short)."""
-    entries = parse_bot_list(spec) if spec else []
-    seats = [s for s in range(n) if s not in skip]
-    if not entries and seats:
-        raise CliError("--bots needs at least one bot name")
-    _import_from_cwd([name for name, _ in entries])
-    bots: list[Any] = [None] * n
-    for k, seat in enumerate(seats):
-        name, opts = entries[k % len(entries)]
-        bot = make_bot(name, opts, game, seed=seed * 1000 + seat, host=_host())
-        if getattr(bot, "name", None) is None:
-            # A bot that cannot take a name is shown by its class.
-            with contextlib.suppress(AttributeError, TypeError):
-                bot.name = name  # type: ignore[attr-defined]
-        bots[seat] = bot
-    return bots
-
-
 def _check_record_path(path: str) -> None:
     """Make sure ``--record`` can be written before a match is played (creates folders)."""
     target = Path(path)
@@ -396,23 +297,6 @@ def _play_resume(args: argparse.Namespace) -> int:
     from cardcore.cli._human import resume_human
 
     return int(resume_human(args))
-
-
-def _indent(text: str) -> str:
-    return "    " + text.replace("\n", "\n    ")
-
-
-def _describe_outcome(outcome: Any, names: Sequence[str], decisions: int) -> str:
-    lines = [
-        f"Game over after {decisions} decision{'s' if decisions != 1 else ''}"
-        + (f" ({outcome.reason})" if outcome.reason else "")
-        + "."
-    ]
-    for i, (score, place) in enumerate(zip(outcome.scores, outcome.placing, strict=True)):
-        share = outcome.shares[i]
-        win = f"  wins {share}" if share else ""
-        lines.append(f"  seat {i} ({names[i]}): score {score:g}, place {place}{win}")
-    return "\n".join(lines)
 
 
 # ---- replay ----------------------------------------------------------------------------
@@ -890,6 +774,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in _EXTRA_COMMANDS:
         importlib.import_module(module).register(sub)
+    # ``cardcore completion`` draws the whole command line without importing this module.
+    parser.set_defaults(root_parser=parser)
     return parser
 
 

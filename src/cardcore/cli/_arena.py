@@ -10,7 +10,7 @@ from typing import Any
 
 from cardcore._engine import TIME_MARGIN
 from cardcore.arena._run import DEFAULT_TIME_LIMIT, MAX_DEALS, MAX_GAMES
-from cardcore.cli import SEARCH_SECONDS_HELP, SEARCH_WORKERS_HELP
+from cardcore.cli._common import SEARCH_SECONDS_HELP, SEARCH_WORKERS_HELP
 
 __all__ = ["cmd_arena", "register"]
 
@@ -191,7 +191,7 @@ def _wants_sandbox(args: argparse.Namespace, bots: Any) -> bool:
 def cmd_arena(args: argparse.Namespace) -> int:
     """Run the arena and print its report (table, or JSON with ``--json``)."""
     from cardcore.arena import parse_bots, run_arena
-    from cardcore.cli import CliError, _parse_kv, with_search_seconds
+    from cardcore.cli._common import CliError, _parse_kv, with_search_seconds
 
     options = _parse_kv(args.option or [], "--option")
     time_limit = None if args.no_time_limit else args.time_limit

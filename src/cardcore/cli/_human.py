@@ -23,12 +23,12 @@ from typing import Any, Final, Literal, final
 
 import attrs
 
-from cardcore import cli
 from cardcore._engine import MatchRecord, RecordError, initial_state_of, replay
 from cardcore._game import Game, IllegalActionError, Outcome
 from cardcore._host import PluginError
 from cardcore._options import OptionError, options_to_json
 from cardcore._table import SPECTATOR
+from cardcore.cli import _common as cli
 from cardcore.cli._human_io import Terminal, changed_lines, columns
 from cardcore.cli._human_text import (
     final_hands,

@@ -237,7 +237,7 @@ def completion_script(shell: str, parser: argparse.ArgumentParser) -> str:
     Raises:
         CliError: shtab is not installed (the message says how to install it).
     """
-    from cardcore.cli import CliError
+    from cardcore.cli._common import CliError
 
     try:
         import shtab
@@ -283,8 +283,6 @@ def _mark_completions(parser: argparse.ArgumentParser, files: Any, dirs: Any) ->
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    """Print the completion script."""
-    from cardcore.cli import build_parser
-
-    sys.stdout.write(completion_script(args.shell, build_parser()).rstrip("\n") + "\n")
+    """Print the completion script of the whole command line (``args.root_parser``)."""
+    sys.stdout.write(completion_script(args.shell, args.root_parser).rstrip("\n") + "\n")
     return 0

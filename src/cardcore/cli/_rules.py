@@ -82,8 +82,8 @@ def rules_text(game: str) -> tuple[str, str]:
     Raises:
         ValueError: the game is not installed, or its plugin ships no rules text.
     """
-    from cardcore import cli
     from cardcore._host import PluginError
+    from cardcore.cli import _common as cli
 
     try:
         spec = cli._host().game_spec(game)
