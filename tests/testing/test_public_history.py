@@ -180,3 +180,24 @@ def test_noddy_and_nyuri_keep_their_public_history(game: str, events: Any) -> No
     """The games that already carried their history pass, declared from outside."""
     report = check_public_history(game, games=3, seed=4, events=events)
     assert report.events > 0
+
+
+def test_the_kit_runs_the_check_for_a_game_that_declares_its_events(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """run_checks (what certify runs) fails Box when its observations keep only the latest event."""
+    from cardcore import load_game
+    from cardcore.testing import run_checks
+    from cardcore_box import Box
+
+    game = load_game("box")
+    assert run_checks(game, players=[4], games=1, hash_seeds=False).ok
+    keeps = Box.observed_events
+
+    def latest_only(self: Box, observation: Any) -> tuple[Hashable, ...]:
+        return tuple(keeps(self, observation))[-1:]
+
+    monkeypatch.setattr(Box, "observed_events", latest_only)
+    broken = run_checks(game, players=[4], games=1, hash_seeds=False)
+    assert [r.property for _, _, r in broken.failures()] == ["public-history"]
+    assert "never observes" in broken.failures()[0][2].message

@@ -58,3 +58,22 @@ def test_the_docs_page_shows_the_shipped_text(game: str) -> None:
     shipped = f"plugins/cardcore-{game}/src/cardcore_{game}/rules.md"
     assert f'--8<-- "{shipped}"' in page
     assert (ROOT / shipped).read_text(encoding="utf-8") == default_host().game_spec(game).rules_text
+
+
+def test_the_kit_reports_a_game_without_rules() -> None:
+    """run_checks on a game id (what certify runs) fails property 'rules' when the text is empty."""
+    from cardcore import PluginHost, hookimpl
+    from cardcore.testing import run_checks
+
+    spec = attrs.evolve(_highcard(rules_text=""), distribution="", version="")
+
+    class Bare:
+        @hookimpl
+        def cardcore_register_games(self) -> list[GameSpec]:
+            return [spec]
+
+    host = PluginHost(load_entrypoints=False)
+    host.register(Bare(), name="bare-plugin")
+    report = run_checks("highcard", players=[2], games=1, host=host, hash_seeds=False)
+    assert [r.property for _, _, r in report.failures()] == ["rules"]
+    assert "has no rules text" in report.failures()[0][2].message

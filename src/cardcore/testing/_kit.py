@@ -20,6 +20,7 @@ from cardcore.testing._clock import DEFAULT_TIMEOUT, Clock, alarm
 from cardcore.testing._determinism import hash_seed_checks, seed_check
 from cardcore.testing._errors import CheckFailed, ConformanceError, KitTimeout
 from cardcore.testing._play import play_one
+from cardcore.testing._public_history import declares_public_events, public_history_problems
 from cardcore.testing._records import record_failure
 from cardcore.testing._report import (
     MAX_GAMES,
@@ -29,6 +30,7 @@ from cardcore.testing._report import (
     Report,
     configurations,
 )
+from cardcore.testing._rules_check import rules_problems
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -253,7 +255,13 @@ def run_checks(
             results.append((label, n, result))
     if declared is None:
         _one_direction(results, directions)
+    _public_history(results, tasks, games, seed)
     report.results.extend(results)
+    if isinstance(game, str):
+        problems = rules_problems(host.game_spec(game), host=host)
+        if problems:
+            text = "; ".join(problems)
+            report.results.append(("every configuration", 0, CheckResult("rules", False, text)))
     if hash_seeds:
         if progress is not None:
             progress(f"{name}: seeded games in two fresh processes with other hash seeds")
@@ -266,6 +274,30 @@ def run_checks(
             report.results.append((label, n, result))
     report.games_played, report.decisions = stats
     return report
+
+
+def _public_history(
+    results: list[tuple[str, int, CheckResult]],
+    tasks: Sequence[tuple[str, int, Game[Any, Any, Any], Mapping[str, Any] | None]],
+    games: int,
+    seed: int,
+) -> None:
+    """Fail the passing configurations of a game that declares public events and loses one.
+
+    A game with ``public_events`` and ``observed_events`` (see
+    :func:`cardcore.testing.check_public_history`) plays ``games`` more random games per
+    configuration: every seat's observations, joined over its decisions, must hold every
+    public event, and none before it happens.
+    """
+    for i, (label, n, g, _) in enumerate(tasks):
+        if not results[i][2].passed or not declares_public_events(g):
+            continue
+        for k in range(games):
+            problems, _, _ = public_history_problems(g, n, seed + k)
+            if problems:
+                message = f"seed {seed + k}: " + "; ".join(problems[:3])
+                results[i] = (label, n, CheckResult("public-history", False, message))
+                break
 
 
 def _one_direction(

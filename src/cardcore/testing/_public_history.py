@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, final, runtime_checkable
 
 import attrs
 
+from cardcore.testing._errors import ConformanceError
+
 if TYPE_CHECKING:
     from cardcore._game import Game
     from cardcore._host import PluginHost
@@ -222,8 +224,6 @@ def check_public_history(
             count, seed and the first problems.
         TypeError: the game declares no public events, or declares one twice.
     """
-    from cardcore.testing._kit import ConformanceError
-
     built: list[tuple[str, Game[Any, Any, Any]]]
     if isinstance(game, str):
         from cardcore._host import default_host

@@ -28,6 +28,10 @@ PROPERTIES: Final[Mapping[str, str]] = {
     "move, and none otherwise",
     "outcome": "one score per seat; placing, win shares and winners follow the scores (higher "
     "or lower scores win, the same way in every game); shares sum to one; teams as declared",
+    "public-history": "each seat's observations, joined over its decisions, hold every public "
+    "event the game declares (public_events / observed_events), and none before it happens",
+    "rules": "the game ships a player's summary of its rules (GameSpec.rules_text) that names "
+    "its presets or options",
     "card-conservation": "every card of the deck is in exactly one place at every step",
     "no-leaks": "no seat's whole observation (every field, even those excluded from ==) "
     "changes when the cards it does not know are redealt, the RNG state or a declared hidden "

@@ -15,6 +15,7 @@ from typing import Final
 from cardcore._game import GameSpec
 from cardcore._host import PluginError, PluginHost, default_host
 from cardcore._options import option_infos
+from cardcore.testing._errors import ConformanceError
 
 __all__ = ["MIN_RULES_WORDS", "check_rules", "rules_problems"]
 
@@ -86,6 +87,4 @@ def check_rules(game: str | GameSpec, *, host: PluginHost | None = None) -> None
     """
     problems = rules_problems(game, host=host)
     if problems:
-        from cardcore.testing._kit import ConformanceError
-
         raise ConformanceError("rules_text", "; ".join(problems))
