@@ -305,6 +305,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.time_limit is not None and not args.time_limit > 0:
         raise CliError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     args.bots = with_search_seconds(args.bots, args.search_seconds, args.time_limit)
+    if args.web:
+        from cardcore.web import play_web
+
+        return play_web(args)
     if args.resume:
         if args.record:
             _check_record_path(args.record)
@@ -646,6 +650,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print only the outcome as JSON")
     p.add_argument(
         "--verbose", "-v", action="store_true", help="draw the table after every decision"
+    )
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help="play at a card table in the browser (one link per --human seat; needs the web extra)",
+    )
+    p.add_argument(
+        "--host", default="127.0.0.1", help="--web: address to serve on (default: %(default)s)"
+    )
+    p.add_argument("--port", type=int, default=0, help="--web: port (default: any free port)")
+    p.add_argument(
+        "--no-browser", action="store_true", help="--web: print the links, open no browser"
     )
     p.set_defaults(func=cmd_play)
 

@@ -6,3 +6,29 @@ assets (``static/cards.js``, ``static/cards.css``) from here too.
 """
 
 from __future__ import annotations
+
+import argparse
+
+__all__ = ["play_web"]
+
+
+def play_web(args: argparse.Namespace) -> int:
+    """Run ``cardcore play ... --web``: serve a card table until interrupted.
+
+    Args:
+        args: the parsed ``cardcore play`` arguments (``--host``, ``--port``,
+            ``--no-browser`` and the usual ones).
+
+    Returns:
+        The exit code.
+    """
+    try:
+        from cardcore.web._cli import play_web as run
+    except ImportError as e:  # the web extra is missing
+        from cardcore.cli import CliError
+
+        raise CliError(
+            f"the web table needs the 'web' extra ({e.name} is missing): "
+            "pip install 'cardcore[web]'"
+        ) from None
+    return run(args)
