@@ -72,8 +72,9 @@ def rules_text(game_id: str) -> str:
         meta = metadata.metadata(dist)
     except Exception:  # noqa: BLE001 - no text is no reason to refuse a table
         return ""
-    body = meta.get_payload() if hasattr(meta, "get_payload") else ""
-    return str(body or meta.get("Description") or meta.get("Summary") or "")
+    payload = getattr(meta, "get_payload", None)
+    body = payload() if payload is not None else ""
+    return str(body or meta["Description"] or meta["Summary"] or "")
 
 
 def _seed_given(args: argparse.Namespace) -> bool:
@@ -147,8 +148,8 @@ def play_web(args: argparse.Namespace) -> int:
         f"{table.game.name}: {table.n} players, seed {table.base.seed} "
         f"(replay this deal with --seed {table.base.seed})"
     )
-    for s, e in enumerate(table.entries):
-        print(f"  seat {s}: {e}" + (f"  {links[s]}" if s in links else ""))
+    for s, who in enumerate(table.entries):
+        print(f"  seat {s}: {who}" + (f"  {links[s]}" if s in links else ""))
     print("each link is that seat's alone; Ctrl-C stops the table", flush=True)
     if not args.no_browser:
         import webbrowser

@@ -85,6 +85,8 @@ class WebTable:
         self.states = [initial_state_of(self.base, self.game)]
         self.actions: list[str] = []
         self.movers: list[int] = []
+        self.forced_at: set[int] = set()
+        """The decisions played for a person because they were the only legal one."""
         self.outcome: Outcome | None = None
         self.bots = self._make_bots(self.game, self.entries, self.base.seed)
         self.logs: dict[int, list[dict[str, Any]]] = {s: [] for s in self.humans}
@@ -108,6 +110,8 @@ class WebTable:
 
     def _push(self, seat: int, action: Any, after: Any, *, forced: bool) -> None:
         text = str(action)
+        if forced:
+            self.forced_at.add(len(self.actions))
         self.states.append(after)
         self.actions.append(text)
         self.movers.append(seat)
@@ -194,7 +198,7 @@ class WebTable:
         Raises:
             ValueError: naming why it cannot be undone.
         """
-        mine = [i for i, s in enumerate(self.movers) if s == seat]
+        mine = [i for i, s in enumerate(self.movers) if s == seat and i not in self.forced_at]
         if not mine:
             raise ValueError("nothing to undo: you have not decided yet in this deal")
         i = mine[-1]
@@ -211,6 +215,7 @@ class WebTable:
         del self.states[i + 1 :]
         del self.movers[i:]
         del self.actions[i:]
+        self.forced_at = {k for k in self.forced_at if k < i}
         for log in self.logs.values():
             del log[i:]
         # Fresh bots: a bot must not remember moves that were taken back.
@@ -297,7 +302,9 @@ class WebTable:
             "log": self.logs[seat],
             "over": over,
             "autoplay": self.autoplay.get(seat, False),
-            "can_undo": seat in self.movers,
+            "can_undo": any(
+                s == seat and i not in self.forced_at for i, s in enumerate(self.movers)
+            ),
             "hint": self.hints.get(seat),
             "tally": self.tally,
             "deals": self.deals,
