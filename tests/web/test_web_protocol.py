@@ -65,6 +65,7 @@ def test_another_seats_token_is_refused(serve: Serve) -> None:
     tokens = server.table.tokens
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(f"{base}/seat/0?t={tokens[1]}", timeout=HANG)
+    e.value.close()
     assert e.value.code == 403
     ws = _socket(base, 0, tokens[1])
     msg = _next(ws, "error")
