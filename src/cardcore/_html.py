@@ -15,27 +15,84 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from cardcore._cards import parse_card
 from cardcore._engine import MatchRecord, initial_state_of, replay
 from cardcore._game import Game
-from cardcore._table import SPECTATOR
+from cardcore._table import SPECTATOR, TableView, Zone
+from cardcore.cli._human_text import known_cards, move_text
 
-__all__ = ["ALL_SEATS", "arena_report_html", "replay_data", "replay_html"]
+__all__ = [
+    "ALL_SEATS",
+    "arena_report_html",
+    "replay_data",
+    "replay_html",
+    "zone_entries",
+    "zone_title",
+]
 
 ALL_SEATS: Final = -2
 """The point of view that sees every seat's cards (a finished match only)."""
 
-_RED: Final = frozenset("♥♦")
+_WORDS: Final = {
+    "won": "tricks won",
+    "turnup": "turn-up",
+    "draw": "draw pile",
+    "hole": "hole card",
+    "row": "face-up row",
+    "done": "played",
+}
+"""Zone words a player would say otherwise (a zone's name without its seat number)."""
 
 
-def _zones(game: Game[Any, Any, Any], state: Any, seat: int, players: int) -> list[dict[str, Any]]:
-    """The zones as ``seat`` knows them; for :data:`ALL_SEATS`, what any seat knew."""
-    seats = range(players) if seat == ALL_SEATS else (seat,)
-    views = [game.observe(state, s).table for s in seats]
+def _split_number(name: str) -> tuple[str, int | None]:
+    """``hand2`` -> ``("hand", 2)``; a name without a trailing number -> ``(name, None)``."""
+    word = name.rstrip("0123456789")
+    if not word or word == name:
+        return name, None
+    return word, int(name[len(word) :])
+
+
+def zone_title(zone: Zone, viewer: int, teams: Sequence[Sequence[int]] | None = None) -> str:
+    """A zone named as a player at ``viewer`` would: ``your hand``, ``seat 2's tricks won``.
+
+    Args:
+        zone: the zone.
+        viewer: the seat looking, or :data:`cardcore.SPECTATOR` / :data:`ALL_SEATS`.
+        teams: the game's partnerships, for numbered zones of no seat (``won0``).
+
+    Returns:
+        The zone's name in words, with whose zone it is.
+    """
+    word, number = _split_number(zone.name)
+    word = _WORDS.get(word, word)
+    if zone.owner is not None:
+        if zone.owner == viewer:
+            return f"your {word}"
+        return f"seat {zone.owner}'s {word}"
+    if number is None:
+        return word
+    if teams and 0 <= number < len(teams):
+        members = tuple(teams[number])
+        if viewer in members:
+            return f"your side's {word}"
+        return "seats " + "+".join(str(s) for s in members) + f"' {word}"
+    return f"{word} {number}"
+
+
+def zone_entries(
+    views: Sequence[TableView], viewer: int, teams: Sequence[Sequence[int]] | None = None
+) -> list[dict[str, Any]]:
+    """The zones as drawn by the viewer and the web table, from one or more seats' views.
+
+    Several views (every seat's, at a finished match) are merged: a card any of them
+    knows is drawn face up. Each zone is ``name``, ``title`` (see :func:`zone_title`),
+    ``owner``, ``ordered``, ``mine`` and ``cards`` (card texts, ``None`` face down).
+    """
     layout = views[0].layout
     merged: list[dict[str, Any]] = []
     per_view = [v.to_json()["zones"] for v in views]
     for z in layout.zones:
-        lists: list[list[str | None]] = [list(pv[z.name]) for pv in per_view]
+        lists: list[list[str | None]] = [list(pv[z.name]) for pv in per_view]  # type: ignore[index]
         if z.ordered:
             cards = [
                 next((c[i] for c in lists if c[i] is not None), None) for i in range(len(lists[0]))
@@ -48,12 +105,51 @@ def _zones(game: Game[Any, Any, Any], state: Any, seat: int, players: int) -> li
         merged.append(
             {
                 "name": z.name,
+                "title": zone_title(z, viewer, teams),
                 "owner": z.owner,
                 "ordered": z.ordered,
+                "mine": z.owner is not None and z.owner == viewer,
                 "cards": cards,
             }
         )
     return merged
+
+
+def _zones(game: Game[Any, Any, Any], state: Any, seat: int, players: int) -> list[dict[str, Any]]:
+    """The zones as ``seat`` knows them; for :data:`ALL_SEATS`, what any seat knew."""
+    seats = range(players) if seat == ALL_SEATS else (seat,)
+    views = [game.observe(state, s).table for s in seats]
+    return zone_entries(views, seat, game.teams(players))
+
+
+def _move_seen(action: str, by: int, seat: int, observation: Any, text: str) -> str:
+    """An action as ``seat`` may know it, from its observation just after the move.
+
+    Every seat's view names the cards the seat then knows (``played 10♦``) and hides the
+    others (``drew ?``); a seat's own actions, and every action seen by all seats, are
+    named in full. A card the seat's own text names (``seat 0 plays 10♦`` in the turn's
+    events) is known to it even when the table has since swept it out of sight.
+    """
+    if seat in (ALL_SEATS, by):
+        return action
+    return move_text(action, known_cards(observation.table) | _named_cards(text))
+
+
+def _named_cards(text: str) -> int:
+    """The mask of the cards a text names (a seat's rendering: what it was shown)."""
+    from cardcore.cli._human_text import _CARD
+
+    mask = 0
+    for m in _CARD.findall(text):
+        mask |= 1 << parse_card(m).id
+    return mask
+
+
+def asset(name: str) -> str:
+    """The text of one of the drawing assets shared with the web table (``cards.js``)."""
+    from importlib.resources import files
+
+    return files("cardcore.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
 def replay_data(
@@ -75,31 +171,38 @@ def replay_data(
         raise ValueError("an unfinished match can be shown only from one seat's point of view")
     if seat not in (ALL_SEATS, SPECTATOR) and not 0 <= seat < n:
         raise ValueError(f"seat {seat} is not a seat of this match (0-{n - 1})")
-    text_seat = SPECTATOR if seat == ALL_SEATS else seat
     state = initial_state_of(record, game)
-    zones = _zones(game, state, seat, n)
+
+    def texts(state: Any) -> dict[str, Any]:
+        # Seen by every seat, each seat's own text: the onlooker's would show as "?" the
+        # hands drawn face up beside it.
+        if seat == ALL_SEATS:
+            return {"texts": [game.render(game.observe(state, s)) for s in range(n)]}
+        return {"text": game.render(game.observe(state, seat))}
+
     frames: list[dict[str, Any]] = [
         {
             "step": 0,
             "by": None,
             "action": "",
             "to_move": game.current_player(state),
-            "text": game.render(game.observe(state, text_seat)),
-            "zones": zones,
+            "zones": _zones(game, state, seat, n),
+            **texts(state),
         }
     ]
     for step in replay(record, game):
-        after = _zones(game, step.after, seat, n)
-        # As in the text replay, a seat's view names only its own actions.
-        shown = str(step.action) if seat in (ALL_SEATS, step.seat) else "(moves)"
+        # A seat's view names its own actions, and of the others' what it saw.
+        shown = texts(step.after)
+        seen = None if seat == ALL_SEATS else game.observe(step.after, seat)
+        action = _move_seen(str(step.action), step.seat, seat, seen, shown.get("text", ""))
         frames.append(
             {
                 "step": step.index + 1,
                 "by": step.seat,
-                "action": shown,
+                "action": action,
                 "to_move": game.current_player(step.after),
-                "text": game.render(game.observe(step.after, text_seat)),
-                "zones": after,
+                "zones": _zones(game, step.after, seat, n),
+                **shown,
             }
         )
     names = list(record.bots) if record.bots else [f"seat {s}" for s in range(n)]
@@ -137,24 +240,15 @@ button { font: inherit; padding: 6px 14px; border: 1px solid #777; border-radius
 button:disabled { opacity: .4; cursor: default; }
 #counter { font-variant-numeric: tabular-nums; min-width: 9em; }
 #move { font-weight: 600; }
-.zone { background: var(--felt); border-radius: 10px; padding: 8px 10px; margin-bottom: 8px; color: #fff; }
-.zone h2 { margin: 0 0 6px; font-size: 13px; font-weight: 600; letter-spacing: .03em; opacity: .9; }
-.zone.empty .cards::after { content: "empty"; opacity: .6; font-size: 13px; }
-.cards { display: flex; flex-wrap: wrap; gap: 4px; min-height: 10px; }
-.card { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
-  width: 42px; height: 60px; border-radius: 6px; background: #fff; color: #111; border: 1px solid #999;
-  font-weight: 700; font-size: 17px; line-height: 1; box-shadow: 0 1px 2px rgba(0,0,0,.35); }
-.card small { font-size: 20px; }
-.card.red { color: #c0142b; }
-.card.back { background: repeating-linear-gradient(45deg, #2a4d8f 0 6px, #3c64b0 6px 12px); border-color: #1b3363; }
+#text-seats { display: flex; gap: 6px; align-items: center; margin-top: 8px; flex-wrap: wrap; }
+#text-seats[hidden] { display: none; }
+#text-seats button[aria-pressed="true"] { background: #1f5e3b; color: #fff; }
 pre { background: #fff; border: 1px solid #ccc; border-radius: 8px; padding: 10px; white-space: pre-wrap; font-size: 13px; }
 ol#log { margin: 0; padding-left: 2.2em; max-height: 70vh; overflow: auto; font-size: 13px; }
 ol#log li.current { background: #ffe9a8; }
 ol#log li { cursor: pointer; }
 .outcome { margin-top: 12px; padding: 10px; border-radius: 8px; background: #fff; border: 1px solid #ccc; }
 kbd { border: 1px solid #999; border-radius: 3px; padding: 0 4px; background: #fff; color: #111; font-size: 12px; }
-.zone.pile .cards { gap: 0; }
-.zone.pile .card + .card { margin-left: -36px; }
 """
 
 _SCRIPT: Final = r"""
@@ -163,44 +257,36 @@ let at = 0;
 const last = data.frames.length - 1;
 const $ = (id) => document.getElementById(id);
 function seatName(s) { return s === null ? "" : "seat " + s + " (" + data.bots[s] + ")"; }
-function cardEl(text) {
-  const el = document.createElement("span");
-  if (text === null) { el.className = "card back"; el.title = "a card not seen"; return el; }
-  const suit = text.slice(-1), rank = text.slice(0, -1);
-  el.className = "card" + ("♥♦".includes(suit) ? " red" : "");
-  el.title = text;
-  el.append(rank);
-  const s = document.createElement("small"); s.textContent = suit; el.append(s);
-  return el;
-}
-function zoneTitle(z) {
-  if (z.owner === null) return z.name;
-  return z.name + " — " + seatName(z.owner) + (z.owner === data.seat ? " (you)" : "");
-}
+let textSeat = null;
 function show(i) {
   at = Math.max(0, Math.min(last, i));
   const f = data.frames[at];
   $("counter").textContent = "step " + at + " / " + last;
   $("move").textContent = at === 0 ? "before the first decision" : seatName(f.by) + ": " + f.action;
   $("next-up").textContent = f.to_move === null ? "the match is over" : "to move: " + seatName(f.to_move);
-  const zones = $("zones"); zones.replaceChildren();
-  for (const z of f.zones) {
-    const box = document.createElement("section");
-    const hidden = z.cards.every((c) => c === null);
-    box.className = "zone" + (z.cards.length ? "" : " empty") + (hidden && z.cards.length > 8 ? " pile" : "");
-    box.dataset.zone = z.name;
-    const h = document.createElement("h2"); h.textContent = zoneTitle(z) + " (" + z.cards.length + ")";
-    const row = document.createElement("div"); row.className = "cards";
-    for (const c of z.cards) row.append(cardEl(c));
-    box.append(h, row); zones.append(box);
+  CardDraw.zones($("zones"), f.zones, {});
+  if (f.texts) {
+    const who = textSeat !== null ? textSeat : (f.by !== null ? f.by : (f.to_move !== null ? f.to_move : 0));
+    $("text").textContent = f.texts[who];
+    for (const b of document.querySelectorAll("#text-seats button")) b.setAttribute("aria-pressed", String(Number(b.dataset.seat) === who));
+  } else {
+    $("text").textContent = f.text;
   }
-  $("text").textContent = f.text;
   $("prev").disabled = $("first").disabled = at === 0;
   $("next").disabled = $("end").disabled = at === last;
   for (const li of document.querySelectorAll("#log li")) li.classList.toggle("current", Number(li.dataset.step) === at);
   const cur = document.querySelector("#log li.current"); if (cur) cur.scrollIntoView({block: "nearest"});
   $("outcome").hidden = !(at === last && data.outcome);
   history.replaceState(null, "", "#step=" + at);
+}
+if (data.seat === -2) {
+  // Every seat's view: each seat's own text, one at a time (it follows the moves until one is chosen).
+  const bar = $("text-seats"); bar.hidden = false;
+  const label = document.createElement("span"); label.textContent = "text as seen by:"; bar.append(label);
+  for (let s = 0; s < data.players; s++) {
+    const b = document.createElement("button"); b.type = "button"; b.dataset.seat = s; b.textContent = seatName(s);
+    b.onclick = () => { textSeat = s; show(at); }; bar.append(b);
+  }
 }
 const log = $("log");
 data.frames.slice(1).forEach((f) => {
@@ -247,7 +333,7 @@ def replay_html(record: MatchRecord, game: Game[Any, Any, Any], seat: int = ALL_
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title>
-<style>{_STYLE}</style>
+<style>{_STYLE}{asset("cards.css")}</style>
 </head>
 <body>
 <header>
@@ -266,6 +352,7 @@ keys <kbd>&larr;</kbd> <kbd>&rarr;</kbd> <kbd>Home</kbd> <kbd>End</kbd> · link 
 </div>
 <p><span id="move"></span> · <span id="next-up"></span></p>
 <div id="zones"></div>
+<div id="text-seats" hidden></div>
 <pre id="text"></pre>
 <div id="outcome" class="outcome" hidden></div>
 </div>
@@ -275,6 +362,7 @@ keys <kbd>&larr;</kbd> <kbd>&rarr;</kbd> <kbd>Home</kbd> <kbd>End</kbd> · link 
 </aside>
 </main>
 <script type="application/json" id="replay-data">{_json_for_script(data)}</script>
+<script>{asset("cards.js")}</script>
 <script>{_SCRIPT}</script>
 </body>
 </html>

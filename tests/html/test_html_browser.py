@@ -7,6 +7,7 @@ screenshot of each page is kept in ``test-artifacts/`` for people to look at.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,8 +123,27 @@ def test_a_seat_view_shows_other_hands_face_down(browser: Any, tmp_path: Path) -
     faces = browser.find_elements(By.CSS_SELECTOR, '[data-zone="hand1"] .card:not(.back)')
     assert len(backs) == 3
     assert len(faces) == 3
+    titles = [h.text for h in browser.find_elements(By.CSS_SELECTOR, ".zone h2")]
+    assert "your hand (3)" in titles and "seat 0's hand (3)" in titles
     log = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
-    assert all(t.endswith("(moves)") for t in log if t.startswith("seat 0:"))
+    theirs = [t for t in log if t.startswith("seat 0:")]
+    assert any(re.fullmatch(r"seat 0: played (10|[2-9JQKA])[♣♦♥♠]", t) for t in theirs)
+    assert not any("(moves)" in t for t in log)
+
+
+def test_every_seat_view_shows_each_seat_its_own_text(browser: Any, tmp_path: Path) -> None:
+    """Every hand is face up, and the text beside it is the chosen seat's, not an onlooker's."""
+    game = load_game("noddy")
+    bots = [load_bot("random", game, seed=1), load_bot("random", game, seed=2)]
+    record = play_match(game, bots, seed=4)
+    page = tmp_path / "all.html"
+    page.write_text(replay_html(record, game, ALL_SEATS), encoding="utf-8")
+    browser.get(page.as_uri())
+    assert "onlooker" not in _text(browser, "text")
+    _click(browser, By.CSS_SELECTOR, '#text-seats button[data-seat="1"]')
+    assert "seen by seat 1" in _text(browser, "text")
+    _click(browser, By.CSS_SELECTOR, '#text-seats button[data-seat="0"]')
+    assert "seen by seat 0" in _text(browser, "text")
 
 
 def test_the_arena_report_links_to_replays(browser: Any, tmp_path: Path) -> None:

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from cardcore import SPECTATOR, load_bot, load_game, play_match
+from cardcore._cards import parse_card
 from cardcore._html import ALL_SEATS, arena_report_html, replay_data, replay_html
 from cardcore.cli import main
+from cardcore.cli._human_text import _CARD, known_cards
 
 
 def _record(game_id: str = "noddy", seed: int = 3) -> tuple[Any, Any]:
@@ -41,8 +43,29 @@ def test_a_seat_view_holds_only_what_that_seat_knew(game_id: str) -> None:
         seen = game.observe(state, seat).table.to_json()["zones"]
         assert {z["name"]: z["cards"] for z in frame["zones"]} == seen
         assert frame["text"] == game.render(game.observe(state, seat))
-    for frame, action in zip(data["frames"][1:], record.actions, strict=True):
-        assert frame["action"] == (action if frame["by"] == seat else "(moves)")
+    for frame, action, state in zip(data["frames"][1:], record.actions, states[1:], strict=True):
+        if frame["by"] == seat:
+            assert frame["action"] == action
+            continue
+        known = known_cards(game.observe(state, seat).table)
+        for c in _CARD.findall(frame["text"]):  # the seat's own text names what it saw
+            known |= 1 << parse_card(c).id
+        named = {parse_card(c).id for c in _CARD.findall(frame["action"])}
+        assert named <= {c for c in range(52) if known >> c & 1}  # nothing it did not see
+        assert named == {parse_card(c).id for c in _CARD.findall(action)} & {
+            c for c in range(52) if known >> c & 1
+        }  # and every card of the move that it did see
+        assert frame["action"].count("?") == len(_CARD.findall(action)) - len(named)
+
+
+def test_a_seat_view_names_the_cards_others_played_face_up() -> None:
+    """Seen by seat 1, seat 0's play to the open pile is named, not hidden as a move."""
+    game, record = _record("noddy")
+    data = replay_data(record, game, 1)
+    plays = [f["action"] for f in data["frames"][1:] if f["by"] == 0 and "play" in f["action"]]
+    assert plays
+    assert all(re.fullmatch(r"played (10|[2-9JQKA])[♣♦♥♠]", p) for p in plays)
+    assert "(moves)" not in json.dumps(data, ensure_ascii=False)
 
 
 def test_every_seat_view_shows_all_hands_of_a_finished_match() -> None:
@@ -53,6 +76,35 @@ def test_every_seat_view_shows_all_hands_of_a_finished_match() -> None:
     assert all(c is not None for c in first["hand0"] + first["hand1"])
     assert len(first["hand0"]) == 3
     assert [f["action"] for f in data["frames"][1:]] == list(record.actions)
+
+
+def test_every_seat_view_gives_each_seat_its_own_text() -> None:
+    """Beside hands drawn face up, the text is each seat's own, never the onlooker's."""
+    game, record = _record()
+    data = replay_data(record, game, ALL_SEATS)
+    from cardcore._engine import initial_state_of
+
+    first = data["frames"][0]
+    state = initial_state_of(record, game)
+    assert "text" not in first
+    assert first["texts"] == [game.render(game.observe(state, s)) for s in range(2)]
+    assert all("onlooker" not in t for f in data["frames"] for t in f["texts"])
+
+
+@pytest.mark.parametrize(
+    ("game_id", "seat", "titles"),
+    [
+        ("noddy", 1, {"hand0": "seat 0's hand", "hand1": "your hand", "turnup": "turn-up"}),
+        ("nestors", 1, {"won0": "seats 0+2' tricks won", "won1": "your side's tricks won"}),
+        ("highcard", SPECTATOR, {"hand0": "seat 0's hand", "trick": "trick"}),
+    ],
+)
+def test_zones_are_named_as_a_player_would(game_id: str, seat: int, titles: dict[str, str]) -> None:
+    """Zone titles say whose zone it is in words (``your hand``), not the raw ``hand1``."""
+    game, record = _record(game_id)
+    data = replay_data(record, game, seat)
+    shown = {z["name"]: z["title"] for z in data["frames"][0]["zones"]}
+    assert {k: shown[k] for k in titles} == titles
 
 
 def test_an_unfinished_match_cannot_be_shown_by_every_seat() -> None:

@@ -220,6 +220,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.bots = with_search_workers(args.bots, args.search_workers)
     except ValueError as e:
         raise CliError(str(e)) from None
+    if args.web:
+        from cardcore.web import play_web
+
+        return play_web(args)
     if args.resume:
         if args.record:
             _check_record_path(args.record)
@@ -700,6 +704,18 @@ def build_parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         help="play a person's only legal action for them, and say so (default: on at a "
         "terminal, off when the moves come from a script)",
+    )
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help="play at a card table in the browser (one link per --human seat; needs the web extra)",
+    )
+    p.add_argument(
+        "--host", default="127.0.0.1", help="--web: address to serve on (default: %(default)s)"
+    )
+    p.add_argument("--port", type=int, default=0, help="--web: port (default: any free port)")
+    p.add_argument(
+        "--no-browser", action="store_true", help="--web: print the links, open no browser"
     )
     p.set_defaults(func=cmd_play)
 

@@ -1,0 +1,163 @@
+"""``cardcore play GAME --web``: build the table from the command line and serve it."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import secrets
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from cardcore._engine import MatchRecord
+from cardcore._game import Game
+from cardcore._options import options_to_json
+from cardcore.cli import _common as cli
+from cardcore.web._match import HUMAN, WebTable
+
+__all__ = ["build_table", "play_web", "rules_text"]
+
+
+def _entries(spec: str, n: int, humans: Sequence[int]) -> list[str]:
+    """Per seat, ``human`` or the ``--bots`` entry (with its options) that sits there."""
+    parts = [p.strip() for p in spec.split(",")] if spec else []
+    if parts:
+        cli.parse_bot_list(spec)  # checks every entry
+    out: list[str] = []
+    k = 0
+    for seat in range(n):
+        if seat in humans:
+            out.append(HUMAN)
+            continue
+        if not parts:
+            raise cli.CliError("--bots needs at least one bot name for the seats without --human")
+        out.append(parts[k % len(parts)])
+        k += 1
+    return out
+
+
+def make_bots(game: Game[Any, Any, Any], entries: Sequence[str], seed: int) -> list[Any]:
+    """The bots of a deal: the same seeds as ``cardcore play`` gives them (None for people)."""
+    humans = [s for s, e in enumerate(entries) if e == HUMAN]
+    spec = ",".join(e for e in entries if e != HUMAN)
+    bots = cli.make_bots(game, spec, len(entries), seed, skip=humans)
+    for seat, bot in enumerate(bots):
+        start = getattr(bot, "start_match", None)
+        if start is not None:
+            start(game, seat, len(entries))
+    return bots
+
+
+def hint_bot(game: Game[Any, Any, Any], seat: int, n: int, seed: int) -> tuple[str, Any]:
+    """The game's heuristic bot (else ``random``), ready to advise ``seat``."""
+    host = cli._host()
+    name = f"{game.name}-heuristic"
+    spec = host.bots().get(name)
+    if spec is None or (spec.games and game.name not in spec.games):
+        name = "random"
+    bot = host.load_bot(name, game, seed=seed)
+    start = getattr(bot, "start_match", None)
+    if start is not None:
+        start(game, seat, n)
+    return name, bot
+
+
+def rules_text(game_id: str) -> str:
+    """The game's documentation: its distribution's long description (its README)."""
+    from importlib import metadata
+
+    host = cli._host()
+    try:
+        dist = host.game_spec(game_id).distribution
+        meta = metadata.metadata(dist)
+    except Exception:  # noqa: BLE001 - no text is no reason to refuse a table
+        return ""
+    payload = getattr(meta, "get_payload", None)
+    body = payload() if payload is not None else ""
+    return str(body or meta["Description"] or meta["Summary"] or "")
+
+
+def _seed_given(args: argparse.Namespace) -> bool:
+    """Whether ``--seed`` was given (else each table draws a new deal)."""
+    return args.seed is not None
+
+
+def build_table(args: argparse.Namespace, **kwargs: Any) -> WebTable:
+    """The table ``cardcore play ... --web`` describes (a new match, or ``--resume``)."""
+    if args.resume:
+        if args.human or args.bots:
+            raise cli.CliError("--resume takes the seats from the file; drop --human and --bots")
+        record = MatchRecord.load(str(args.resume))
+        if args.game is not None and args.game != record.game:
+            raise cli.CliError(f"{args.resume} is a match of {record.game!r}, not {args.game!r}")
+        if record.outcome is not None:
+            raise cli.CliError(f"{args.resume}: this match is over (see it with: cardcore replay)")
+        if HUMAN not in record.bots:
+            raise cli.CliError(f"{args.resume}: no seat of this match is played by a person")
+        game = cli._host().load_game(record.game, **dict(record.options))
+    else:
+        if args.game is None:
+            raise cli.CliError("give a GAME to play, or --resume FILE")
+        game = cli._build_game(args)
+        humans = sorted(set(args.human or [0]))
+        nbots = len(cli.parse_bot_list(args.bots)) if args.bots else 0
+        n = cli._num_players(game, args, nbots + len(humans))
+        for h in humans:
+            if not 0 <= h < n:
+                raise cli.CliError(f"--human {h} is not a seat (0-{n - 1})")
+        entries = _entries(args.bots or ("random" if n > len(humans) else ""), n, humans)
+        seed = args.seed if _seed_given(args) else secrets.randbelow(2**31)
+        host = cli._host()
+        spec = host.game_spec(game.name) if game.name in host.games() else None
+        record = MatchRecord(
+            game=game.name,
+            options=options_to_json(game.options),
+            num_players=n,
+            seed=seed,
+            actions=(),
+            preset=args.preset,
+            distribution=spec.distribution if spec is not None else "",
+            version=spec.version if spec is not None else "",
+            dealer=args.dealer,
+            bots=tuple(entries),
+        )
+    if args.record:
+        cli._check_record_path(args.record)
+    return WebTable(
+        game, record, make_bots=make_bots, hint_bot=hint_bot, record_path=args.record, **kwargs
+    )
+
+
+def play_web(args: argparse.Namespace) -> int:
+    """Serve the table until interrupted; print each human seat's link and open the first."""
+    from cardcore.web._server import TableServer
+
+    table = build_table(args)
+    server = TableServer(table, rules=rules_text(table.game.name), time_limit=args.time_limit)
+    try:
+        sock = server.bind(args.host, args.port)
+    except OSError as e:
+        raise cli.CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    links = server.links(f"http://{shown}:{port}")
+    print(
+        f"{table.game.name}: {table.n} players, seed {table.base.seed} "
+        f"(replay this deal with --seed {table.base.seed})"
+    )
+    for s, who in enumerate(table.entries):
+        print(f"  seat {s}: {who}" + (f"  {links[s]}" if s in links else ""))
+    print("each link is that seat's alone; Ctrl-C stops the table", flush=True)
+    if not args.no_browser:
+        import webbrowser
+
+        webbrowser.open(links[min(links)])
+    with contextlib.suppress(KeyboardInterrupt):
+        server.serve(sock)
+    if table.outcome is None and table.actions:
+        path = table.save()
+        print(
+            f"the unfinished deal was saved to {path} (resume: cardcore play --resume {path} --web)"
+        )
+    sys.stdout.flush()
+    return 0

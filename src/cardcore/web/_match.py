@@ -1,0 +1,330 @@
+"""One web table: the match, who sits where, and what each seat may be told.
+
+Free of any web library, so that it can be tested on its own. Every answer for a seat
+is built from that seat's observation (:meth:`cardcore.Game.observe`) and the public
+facts of the table (who sits where, whose turn it is); once a deal is over every hand is
+public and is shown. Undo and save rest on states being values, as in terminal play.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import secrets
+from pathlib import Path
+from typing import Any, Final, final
+
+import attrs
+
+from cardcore._cards import parse_card
+from cardcore._engine import MatchRecord, accept, initial_state_of, replay
+from cardcore._game import Game, Outcome
+from cardcore._html import zone_entries
+from cardcore._isolation import Refused
+from cardcore.cli._human_text import _CARD, known_cards, move_text, past_tense, without_legal
+
+__all__ = ["HUMAN", "WebTable"]
+
+HUMAN: Final = "human"
+"""The name a record gives to a seat played by a person."""
+
+
+def _cards_in(text: str) -> list[str]:
+    """The card texts inside an action's text, in order."""
+    return [str(parse_card(c)) for c in _CARD.findall(text)]
+
+
+@final
+class WebTable:
+    """A match at a web table, and the deals played after it (``play again``).
+
+    Args:
+        game: the rules.
+        record: the match so far (its ``bots`` say who sits where: a bot, or ``human``).
+        make_bots: builds the bots of a deal from the entries and the seed.
+        hint_bot: builds the hint bot for a seat (or None: no hints).
+        save_dir: where saves go.
+        record_path: where a finished deal's record is written (``--record``), or None.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        record: MatchRecord,
+        *,
+        make_bots: Any,
+        hint_bot: Any = None,
+        save_dir: Path | None = None,
+        record_path: str | None = None,
+        draw_seed: Any = None,
+    ) -> None:
+        self.game = game
+        self.n = record.num_players
+        self.entries = list(record.bots)
+        self.humans = [s for s, e in enumerate(self.entries) if e == HUMAN]
+        self.tokens = {s: secrets.token_urlsafe(18) for s in self.humans}
+        self.autoplay = dict.fromkeys(self.humans, True)
+        self._make_bots = make_bots
+        self._hint_bot = hint_bot
+        self._draw_seed = draw_seed or (lambda: secrets.randbelow(2**31))
+        self.save_dir = save_dir or Path.cwd()
+        self.record_path = record_path
+        self.tally = [0.0] * self.n
+        self.deals = 0
+        self.thinking: int | None = None
+        self.epoch = 0
+        """Bumped by every change: a bot's answer to an older table is dropped."""
+        self.saved: list[str] = []
+        self.hints: dict[int, str] = {}
+        self._start(record)
+
+    # ---- a deal's life ---------------------------------------------------------------
+
+    def _start(self, record: MatchRecord) -> None:
+        self.base = attrs.evolve(record, actions=(), outcome=None)
+        self.states = [initial_state_of(self.base, self.game)]
+        self.actions: list[str] = []
+        self.movers: list[int] = []
+        self.forced_at: set[int] = set()
+        """The decisions played for a person because they were the only legal one."""
+        self.outcome: Outcome | None = None
+        self.bots = self._make_bots(self.game, self.entries, self.base.seed)
+        self.logs: dict[int, list[dict[str, Any]]] = {s: [] for s in self.humans}
+        for step in replay(record, self.game):
+            self._push(step.seat, step.action, step.after, forced=False)
+        self._check_over()
+        self.epoch += 1
+
+    def new_deal(self) -> None:
+        """Deal again with a new seed, the same seats (only once this deal is over)."""
+        seed = int(self._draw_seed())
+        self._start(attrs.evolve(self.base, seed=seed, actions=(), outcome=None))
+        self.hints.clear()
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def to_move(self) -> int | None:
+        return None if self.outcome is not None else self.game.current_player(self.state)
+
+    def _push(self, seat: int, action: Any, after: Any, *, forced: bool) -> None:
+        text = str(action)
+        if forced:
+            self.forced_at.add(len(self.actions))
+        self.states.append(after)
+        self.actions.append(text)
+        self.movers.append(seat)
+        for h in self.humans:
+            obs = self.game.observe(after, h)
+            if h == seat:
+                seen = past_tense(text)
+            else:
+                named = 0
+                for c in _CARD.findall(self.game.render(obs)):
+                    named |= 1 << parse_card(c).id
+                seen = move_text(text, known_cards(obs.table) | named)
+            self.logs[h].append({"seat": seat, "text": seen, "forced": forced})
+
+    def _check_over(self) -> None:
+        if self.outcome is None and self.game.current_player(self.state) is None:
+            outcome = self.game.outcome(self.state)
+            assert outcome is not None
+            self._finish(outcome)
+
+    def _finish(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.deals += 1
+        for s, share in enumerate(outcome.shares):
+            self.tally[s] += float(share)
+        for bot in self.bots:
+            end = getattr(bot, "end_match", None)
+            if end is not None:
+                with contextlib.suppress(Exception):  # the result stands whatever a bot does
+                    end(outcome)
+        if self.record_path is not None:
+            path = Path(self.record_path)
+            if self.deals > 1:
+                path = path.with_name(f"{path.stem}-{self.deals}{path.suffix}")
+            self.record().save(str(path))
+            self.saved.append(str(path))
+
+    def apply(self, seat: int, action: Any, *, forced: bool = False) -> None:
+        """Play a legal action (already checked) for ``seat``."""
+        after = self.game.apply(self.state, action)
+        self.hints.pop(seat, None)
+        self._push(seat, action, after, forced=forced)
+        self.epoch += 1
+        self._check_over()
+
+    def forfeit(self, seat: int, why: str) -> None:
+        """A bot that failed: it (and its team) loses the deal."""
+        self._finish(Outcome.forfeited(self.n, seat, f"seat {seat} {why}", self.game.teams(self.n)))
+        self.epoch += 1
+
+    def record(self) -> MatchRecord:
+        return attrs.evolve(self.base, actions=tuple(self.actions), outcome=self.outcome)
+
+    # ---- what a person asks ----------------------------------------------------------
+
+    def seat_of(self, seat: int, token: str) -> bool:
+        """Whether ``token`` is the secret of human seat ``seat``."""
+        mine = self.tokens.get(seat)
+        return mine is not None and hmac.compare_digest(mine.encode(), token.encode())
+
+    def play(self, seat: int, text: str, version: int | None) -> str | None:
+        """Play a person's action by its text; the reason it is refused, or None."""
+        if self.outcome is not None:
+            return "the deal is over: press 'play again' for a new one"
+        to_move = self.to_move()
+        if to_move != seat:
+            return f"it is seat {to_move}'s turn, not yours"
+        if version is not None and version != len(self.actions):
+            return "the table changed before your move arrived: look again and choose"
+        obs = self.game.observe(self.state, seat)
+        try:
+            chosen = self.game.parse_action(text)
+        except Exception as e:  # noqa: BLE001 - a plugin's parser must not end the match
+            return f"cannot read {text!r}: {e}"
+        found = accept(self.game, obs.legal_actions, chosen)
+        if isinstance(found, Refused):
+            return f"{text!r} is not one of your legal actions now"
+        self.apply(seat, found)
+        return None
+
+    def undo(self, seat: int) -> str:
+        """Take back ``seat``'s last decision and the bots' moves since; says what happened.
+
+        Raises:
+            ValueError: naming why it cannot be undone.
+        """
+        mine = [i for i, s in enumerate(self.movers) if s == seat and i not in self.forced_at]
+        if not mine:
+            raise ValueError("nothing to undo: you have not decided yet in this deal")
+        i = mine[-1]
+        others = sorted({s for s in self.movers[i + 1 :] if s in self.humans and s != seat})
+        if others:
+            who = ", ".join(str(s) for s in others)
+            raise ValueError(f"cannot undo: seat {who} (a person) decided since")
+        if self.outcome is not None:
+            self.deals -= 1
+            for s, share in enumerate(self.outcome.shares):
+                self.tally[s] -= float(share)
+            self.outcome = None
+        dropped = len(self.actions) - i
+        del self.states[i + 1 :]
+        del self.movers[i:]
+        del self.actions[i:]
+        self.forced_at = {k for k in self.forced_at if k < i}
+        for log in self.logs.values():
+            del log[i:]
+        # Fresh bots: a bot must not remember moves that were taken back.
+        self.bots = self._make_bots(self.game, self.entries, self.base.seed)
+        self.hints.clear()
+        self.epoch += 1
+        return f"undone: {dropped} decision{'s' if dropped != 1 else ''} taken back"
+
+    def save(self) -> str:
+        """Save the deal so far to a new file (never over another); its path."""
+        stem = f"{self.game.name}-seed{self.base.seed}"
+        k = 1
+        while True:
+            path = self.save_dir / (
+                f"{stem}.cardcore.json" if k == 1 else f"{stem}-{k}.cardcore.json"
+            )
+            try:
+                with path.open("x", encoding="utf-8"):
+                    pass
+            except FileExistsError:
+                k += 1
+                continue
+            break
+        self.record().save(str(path))
+        self.saved.append(str(path))
+        return str(path)
+
+    def hint(self, seat: int) -> str:
+        """What the hint bot would play for ``seat`` now.
+
+        Raises:
+            ValueError: not this seat's turn, or no hint bot.
+        """
+        if self.to_move() != seat:
+            raise ValueError("a hint is for your turn")
+        if self._hint_bot is None:
+            raise ValueError("this game has no bot to give hints")
+        obs = self.game.observe(self.state, seat)
+        name, bot = self._hint_bot(
+            self.game, seat, self.n, self.base.seed * 1000 + len(self.actions)
+        )
+        action = bot.act(obs)
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        found = accept(self.game, obs.legal_actions, action)
+        if isinstance(found, Refused):
+            raise ValueError(f"{name} suggested something that is not legal")
+        self.hints[seat] = str(found)
+        return f"{name} would play: {found}"
+
+    def forced(self, seat: int) -> Any | None:
+        """The single legal action of a person on autoplay whose turn it is, else None."""
+        if self.to_move() != seat or not self.autoplay.get(seat, False):
+            return None
+        legal = self.game.observe(self.state, seat).legal_actions
+        return legal[0] if len(legal) == 1 else None
+
+    # ---- what a seat is told -------------------------------------------------------------
+
+    def view(self, seat: int, notice: str = "") -> dict[str, Any]:
+        """Everything the page of ``seat`` shows, from that seat's observation only."""
+        game, n = self.game, self.n
+        obs = game.observe(self.state, seat)
+        to_move = self.to_move()
+        teams = game.teams(n)
+        over = self.outcome is not None
+        legal: list[dict[str, Any]] = []
+        if to_move == seat:
+            legal = [{"text": str(a), "cards": _cards_in(str(a))} for a in obs.legal_actions]
+        out: dict[str, Any] = {
+            "type": "view",
+            "game": game.name,
+            "seat": seat,
+            "players": n,
+            "names": ["you" if s == seat else e for s, e in enumerate(self.entries)],
+            "seed": self.base.seed,
+            "version": len(self.actions),
+            "to_move": to_move,
+            "your_turn": to_move == seat,
+            "thinking": self.thinking,
+            "zones": zone_entries([obs.table], seat, teams),
+            "text": game.render(without_legal(obs)),
+            "legal": legal,
+            "log": self.logs[seat],
+            "over": over,
+            "autoplay": self.autoplay.get(seat, False),
+            "can_undo": any(
+                s == seat and i not in self.forced_at for i, s in enumerate(self.movers)
+            ),
+            "hint": self.hints.get(seat),
+            "tally": self.tally,
+            "deals": self.deals,
+            "notice": notice,
+            "saved": self.saved[-1] if self.saved else None,
+        }
+        if over:
+            assert self.outcome is not None
+            views = [game.observe(self.state, s).table for s in range(n)]
+            out["reveal"] = zone_entries(views, seat, teams)
+            out["outcome"] = self.outcome.to_json()
+            out["result"] = self._result(seat)
+        return out
+
+    def _result(self, seat: int) -> str:
+        o = self.outcome
+        assert o is not None
+        lines = [f"The deal is over{' (' + o.reason + ')' if o.reason else ''}."]
+        for s, (score, place) in enumerate(zip(o.scores, o.placing, strict=True)):
+            who = "you" if s == seat else f"seat {s} ({self.entries[s]})"
+            win = " - wins" if o.shares[s] else ""
+            lines.append(f"{who}: score {score:g}, place {place}{win}")
+        return "\n".join(lines)

@@ -1,0 +1,145 @@
+// The web table: one seat's page. It draws what the server sends (built from this
+// seat's observation only) and proposes actions; the server decides.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const seat = Number(location.pathname.split("/").pop());
+  const token = new URLSearchParams(location.search).get("t") || "";
+  let view = null, ws = null, stopped = false, retry = 500;
+  let selected = new Set();
+
+  function send(msg) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+    else $("error").textContent = "not connected: reconnecting…";
+  }
+  function play(text) {
+    selected = new Set();
+    $("error").textContent = "";
+    send({ type: "play", action: text, version: view.version });
+  }
+  function seatLabel(s) {
+    return s === seat ? "you" : "seat " + s + " (" + view.names[s] + ")";
+  }
+  function candidates() {
+    if (!view || !view.legal.length) return [];
+    if (!selected.size) return view.legal;
+    return view.legal.filter((a) => [...selected].every((c) => a.cards.includes(c)));
+  }
+  function onCard(text) {
+    if (selected.has(text)) selected.delete(text); else selected.add(text);
+    let fits = candidates();
+    if (!fits.length) { selected = new Set([text]); fits = candidates(); }
+    const exact = fits.filter((a) => a.cards.length === selected.size);
+    if (fits.length === 1 && exact.length === 1) { play(exact[0].text); return; }
+    draw();
+  }
+  function drawActions() {
+    const box = $("actions");
+    box.replaceChildren();
+    if (!view.your_turn) return;
+    for (const a of candidates()) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "action";
+      b.dataset.action = a.text;
+      b.textContent = a.text;
+      if (view.hint === a.text) b.classList.add("hinted");
+      b.onclick = () => play(a.text);
+      box.append(b);
+    }
+    if (selected.size) {
+      const c = document.createElement("button");
+      c.type = "button"; c.id = "clear"; c.textContent = "clear selection";
+      c.onclick = () => { selected = new Set(); draw(); };
+      box.append(c);
+    }
+  }
+  function draw() {
+    const v = view;
+    const playable = new Set(v.your_turn ? v.legal.flatMap((a) => a.cards) : []);
+    const hintAction = v.legal.find((a) => a.text === v.hint);
+    const opts = { playable, selected, onCard, hinted: new Set(hintAction ? hintAction.cards : []) };
+    const others = $("others");
+    others.replaceChildren();
+    for (let s = 0; s < v.players; s++) {
+      if (s === seat) continue;
+      const zs = v.zones.filter((z) => z.owner === s);
+      const box = document.createElement("div");
+      box.className = "seat" + (v.to_move === s ? " to-move" : "");
+      box.dataset.seat = s;
+      const h = document.createElement("h3");
+      h.textContent = seatLabel(s) + (v.thinking === s ? " is thinking" : "");
+      box.append(h, ...zs.map((z) => CardDraw.zone(z, opts)));
+      others.append(box);
+    }
+    CardDraw.zones($("middle"), v.zones.filter((z) => z.owner === null), opts);
+    CardDraw.zones($("mine"), v.zones.filter((z) => z.owner === seat), opts);
+    drawActions();
+    $("title").textContent = v.game + " — seat " + seat + " · seed " + v.seed;
+    document.title = v.game + ": seat " + seat;
+    const st = $("status");
+    st.classList.toggle("thinking", v.thinking !== null);
+    st.textContent = v.over ? "the deal is over"
+      : v.your_turn ? "your turn"
+      : v.thinking !== null ? seatLabel(v.thinking) + " is thinking"
+      : "waiting for " + seatLabel(v.to_move);
+    $("text").textContent = v.text;
+    const log = $("log");
+    log.replaceChildren(...v.log.map((m) => {
+      const li = document.createElement("li");
+      li.textContent = (m.seat === seat ? "you" : "seat " + m.seat) + ": " + m.text + (m.forced ? " (forced)" : "");
+      return li;
+    }));
+    log.scrollTop = log.scrollHeight;
+    $("undo").disabled = !v.can_undo;
+    $("hint").disabled = !v.your_turn;
+    $("autoplay").checked = v.autoplay;
+    $("tally").textContent = v.deals ? "wins after " + v.deals + " deal" + (v.deals > 1 ? "s" : "") + ": "
+      + v.tally.map((t, s) => seatLabel(s) + " " + t).join(", ") : "";
+    $("result").hidden = !v.over;
+    if (v.over) {
+      $("result-text").textContent = v.result;
+      CardDraw.zones($("reveal"), v.reveal.filter((z) => z.owner !== null), {});
+    }
+  }
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(proto + "//" + location.host + "/ws/" + seat + "?t=" + encodeURIComponent(token));
+    ws.onopen = () => { retry = 500; $("error").textContent = ""; };
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      if (msg.type === "view") {
+        const changed = !view || view.version !== msg.version || view.seed !== msg.seed;
+        view = msg;
+        if (changed) selected = new Set();
+        if (msg.notice) $("notice").textContent = msg.notice;
+        draw();
+      } else if (msg.type === "error") {
+        $("error").textContent = msg.message;
+        if (msg.fatal) { stopped = true; $("status").textContent = msg.message; }
+      } else if (msg.type === "replaced") {
+        stopped = true;
+        $("status").textContent = msg.message;
+        $("error").textContent = msg.message;
+        $("actions").replaceChildren();
+      }
+    };
+    ws.onclose = () => {
+      if (stopped) return;
+      $("status").textContent = "connection lost: reconnecting…";
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  }
+  $("hint").onclick = () => send({ type: "hint" });
+  $("undo").onclick = () => send({ type: "undo" });
+  $("save").onclick = () => send({ type: "save" });
+  $("again").onclick = () => send({ type: "again" });
+  $("autoplay").onchange = (e) => send({ type: "autoplay", on: e.target.checked });
+  $("rules-link").onclick = async () => {
+    const r = await fetch("/rules/" + seat + "?t=" + encodeURIComponent(token));
+    $("rules-text").textContent = await r.text();
+    $("rules").showModal();
+  };
+  connect();
+})();
