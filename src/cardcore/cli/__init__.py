@@ -13,7 +13,6 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -28,9 +27,11 @@ from cardcore.cli._common import (
     SEARCH_SECONDS_HELP,
     SEARCH_WORKERS_HELP,
     CliError,
+    _build_game,
+    _check_record_path,
     _describe_outcome,
     _indent,
-    _parse_kv,
+    _num_players,
     make_bots,
     parse_bot_list,
     with_search_seconds,
@@ -157,41 +158,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 # ---- play ------------------------------------------------------------------------------
-
-
-def _build_game(args: argparse.Namespace) -> Any:
-    options = _parse_kv(args.option or [], "--option")
-    return _host().load_game(args.game, preset=args.preset, **options)
-
-
-def _num_players(game: Any, args: argparse.Namespace, seats: int) -> int:
-    """``--players``, else one seat per bot and human, at least as many as the game needs."""
-    if args.players is not None:
-        n = args.players
-        if not game.min_players <= n <= game.max_players:
-            raise CliError(
-                f"{game.name} is for {game.min_players}-{game.max_players} players, not {n}"
-            )
-        return int(n)
-    if seats > game.max_players:
-        raise CliError(
-            f"{game.name} is for {game.min_players}-{game.max_players} players, not {seats} "
-            "(one seat per bot and human)"
-        )
-    return int(max(seats, game.min_players))
-
-
-def _check_record_path(path: str) -> None:
-    """Make sure ``--record`` can be written before a match is played (creates folders)."""
-    target = Path(path)
-    if target.is_dir():
-        raise CliError(f"--record {path}: is a folder; give a file name such as {path}/match.json")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise CliError(f"--record {path}: cannot create its folder: {e.strerror or e}") from None
-    if not os.access(target.parent, os.W_OK):
-        raise CliError(f"--record {path}: the folder {target.parent} is not writable")
 
 
 def _save_record(record: MatchRecord, path: str) -> str:

@@ -6,10 +6,12 @@ never each other.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from cardcore._botmaking import make_bot
@@ -145,3 +147,38 @@ def _describe_outcome(outcome: Any, names: Sequence[str], decisions: int) -> str
         win = f"  wins {share}" if share else ""
         lines.append(f"  seat {i} ({names[i]}): score {score:g}, place {place}{win}")
     return "\n".join(lines)
+
+
+def _build_game(args: argparse.Namespace) -> Any:
+    options = _parse_kv(args.option or [], "--option")
+    return _host().load_game(args.game, preset=args.preset, **options)
+
+
+def _num_players(game: Any, args: argparse.Namespace, seats: int) -> int:
+    """``--players``, else one seat per bot and human, at least as many as the game needs."""
+    if args.players is not None:
+        n = args.players
+        if not game.min_players <= n <= game.max_players:
+            raise CliError(
+                f"{game.name} is for {game.min_players}-{game.max_players} players, not {n}"
+            )
+        return int(n)
+    if seats > game.max_players:
+        raise CliError(
+            f"{game.name} is for {game.min_players}-{game.max_players} players, not {seats} "
+            "(one seat per bot and human)"
+        )
+    return int(max(seats, game.min_players))
+
+
+def _check_record_path(path: str) -> None:
+    """Make sure ``--record`` can be written before a match is played (creates folders)."""
+    target = Path(path)
+    if target.is_dir():
+        raise CliError(f"--record {path}: is a folder; give a file name such as {path}/match.json")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"--record {path}: cannot create its folder: {e.strerror or e}") from None
+    if not os.access(target.parent, os.W_OK):
+        raise CliError(f"--record {path}: the folder {target.parent} is not writable")
