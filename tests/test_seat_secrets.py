@@ -200,3 +200,23 @@ def test_an_arenas_isolated_bots_are_sent_nothing_that_deals_the_cards_again(
         truth = [game.observe(start, s).to_json() for s in range(PLAYERS)]
         assert _deals_again(game, truth, [f"seed {deal_seed(SEED, deal)}"])  # the attack works
         assert _deals_again(game, truth, sent) == []
+
+
+def test_a_bot_in_play_cannot_work_out_the_match_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cardcore play`'s bots get seeds hashed from the match seed, not `seed * 1000 + seat`."""
+    import cardcore.cli._common as common
+    from cardcore._botmaking import make_bot as real
+
+    given: list[int] = []
+
+    def recording(name: str, opts: Any, game: Any, *, seed: int, host: Any) -> Any:
+        given.append(seed)
+        return real(name, opts, game, seed=seed, host=host)
+
+    monkeypatch.setattr(common, "make_bot", recording)
+    game = load_game("highcard")
+    common.make_bots(game, "random", 4, 12345)
+    assert len(set(given)) == 4
+    for seat, seed in enumerate(given):
+        assert seed // 1000 != 12345 and seed - seat != 12345 * 1000
+        assert seed not in (12345, 12345 + seat)

@@ -12,16 +12,35 @@ engine and a bot's process both need when they report a failure.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Mapping
 from typing import Any, Final
 
 from cardcore._game import Bot, Game
 from cardcore._host import PluginHost, default_host
 
-__all__ = ["exception_text", "host_for", "host_preferences", "make_bot", "type_name"]
+__all__ = [
+    "exception_text",
+    "host_for",
+    "host_preferences",
+    "make_bot",
+    "seat_seed",
+    "type_name",
+]
 
 Preferences = tuple[tuple[str, str], ...]
 """A host's choices among providers of one id, as a hashable, sorted tuple."""
+
+
+def seat_seed(match_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of a match dealt from ``match_seed``.
+
+    A one-way hash: a bot cannot work the match seed (and so every hidden card) back
+    out of its own seed, as it could from ``match_seed * 1000 + seat``.
+    """
+    text = repr((match_seed, seat)).encode("ascii")
+    digest = hashlib.blake2b(text, digest_size=8, person=b"cardcore-seat").digest()
+    return int.from_bytes(digest, "big") >> 1
 
 
 def host_preferences(host: PluginHost) -> dict[str, str]:

@@ -8,7 +8,7 @@ turned off, its legal actions. The answer is read with the game's own ``parse_ac
 an unreadable or illegal answer is sent back with the reason, up to ``retries`` times,
 then the bot raises and the seat forfeits as any bot does.
 
-Needs the ``llm`` extra (``pip install 'cardcore[llm]'``); the library is imported only
+Needs the ``llm`` extra (``pip install './[llm]'`` in a checkout, or ``pip install llm``); the library is imported only
 when an ``llm`` bot is built.
 """
 
@@ -126,7 +126,7 @@ class LLMBot:
             import llm
         except ModuleNotFoundError:
             raise ValueError(
-                "the llm bot needs the llm library: pip install 'cardcore[llm]' (or pip install llm)"
+                "the llm bot needs the llm library: pip install './[llm]' in a cardcore checkout (cardcore is not on PyPI), or pip install llm"
             ) from None
         if plugin:
             _register_plugin(llm, plugin)

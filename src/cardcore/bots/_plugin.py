@@ -24,5 +24,5 @@ def cardcore_register_bots() -> Iterator[BotSpec]:
     yield BotSpec(
         name="llm",
         factory=LLMBot,
-        description="a language model through the llm library (pip install 'cardcore[llm]')",
+        description="a language model through the llm library (the llm extra: pip install './[llm]' in a checkout, or pip install llm)",
     )

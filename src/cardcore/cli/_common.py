@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cardcore._botmaking import make_bot
+from cardcore._botmaking import make_bot, seat_seed
 from cardcore._host import PluginError, PluginHost, default_host
 
 
@@ -123,7 +123,7 @@ def make_bots(game: Any, spec: str, n: int, seed: int, skip: Sequence[int] = ())
     bots: list[Any] = [None] * n
     for k, seat in enumerate(seats):
         name, opts = entries[k % len(entries)]
-        bot = make_bot(name, opts, game, seed=seed * 1000 + seat, host=_host())
+        bot = make_bot(name, opts, game, seed=seat_seed(seed, seat), host=_host())
         if getattr(bot, "name", None) is None:
             # A bot that cannot take a name is shown by its class.
             with contextlib.suppress(AttributeError, TypeError):

@@ -29,6 +29,7 @@ def play_web(args: argparse.Namespace) -> int:
 
         raise CliError(
             f"the web table needs the 'web' extra ({e.name} is missing): "
-            "pip install 'cardcore[web]'"
+            "pip install './[web]' in a cardcore checkout (cardcore is not on PyPI), "
+            "or pip install starlette uvicorn wsproto"
         ) from None
     return run(args)
