@@ -618,7 +618,9 @@ def test_the_transcripts_in_the_docs_are_real(
         code, out, err = run(monkeypatch, capsys, shlex.split(command), typed)
         assert code == 0, err
         if regen:
-            text = text.replace(f"$ cardcore {command}\n{transcript}", f"$ cardcore {command}\n{out}")
+            text = text.replace(
+                f"$ cardcore {command}\n{transcript}", f"$ cardcore {command}\n{out}"
+            )
             continue
         assert out == transcript, f"docs/play.md is out of date for: cardcore {command}"
     if regen:
