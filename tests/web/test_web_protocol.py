@@ -139,6 +139,7 @@ def test_undo_hint_save_resume_and_play_again(serve: Serve, tmp_path: Any) -> No
     table = server.table
     ws = _socket(base, 0, table.tokens[0])
     view = _turn(ws)
+    assert view["seed"] is None  # the seed deals every hidden card: not before the end
     ws.send(json.dumps({"type": "hint"}))
     hinted = _until(ws, lambda v: v["notice"])
     assert hinted["hint"] in [a["text"] for a in hinted["legal"]]
@@ -165,8 +166,8 @@ def test_undo_hint_save_resume_and_play_again(serve: Serve, tmp_path: Any) -> No
         view = _until(ws, lambda v: v["over"] or (v["your_turn"] and v["version"] > sent))  # noqa: B023
     assert view["deals"] == 1 and sum(view["tally"]) == 1
     assert all(None not in z["cards"] for z in view["reveal"] if z["owner"] is not None)
-    seed = view["seed"]
+    assert view["seed"] == 7  # shown once the deal is over, to replay it
     ws.send(json.dumps({"type": "again"}))
     fresh = _until(ws, lambda v: v["notice"])
-    assert fresh["seed"] != seed and not fresh["over"]
+    assert fresh["seed"] is None and not fresh["over"] and table.base.seed != 7
     assert fresh["deals"] == 1 and fresh["tally"] == view["tally"]

@@ -291,7 +291,8 @@ class WebTable:
             "seat": seat,
             "players": n,
             "names": ["you" if s == seat else e for s, e in enumerate(self.entries)],
-            "seed": self.base.seed,
+            # The seed deals every hidden card: a seat learns it only once the deal is over.
+            "seed": self.base.seed if over else None,
             "version": len(self.actions),
             "to_move": to_move,
             "your_turn": to_move == seat,

@@ -75,7 +75,7 @@
     CardDraw.zones($("middle"), v.zones.filter((z) => z.owner === null), opts);
     CardDraw.zones($("mine"), v.zones.filter((z) => z.owner === seat), opts);
     drawActions();
-    $("title").textContent = v.game + " — seat " + seat + " · seed " + v.seed;
+    $("title").textContent = v.game + " — seat " + seat + (v.seed === null ? "" : " · seed " + v.seed);
     document.title = v.game + ": seat " + seat;
     const st = $("status");
     st.classList.toggle("thinking", v.thinking !== null);
@@ -109,7 +109,7 @@
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === "view") {
-        const changed = !view || view.version !== msg.version || view.seed !== msg.seed;
+        const changed = !view || view.version !== msg.version || view.deals !== msg.deals;
         view = msg;
         if (changed) selected = new Set();
         if (msg.notice) $("notice").textContent = msg.notice;
