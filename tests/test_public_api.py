@@ -17,6 +17,7 @@ def test_all_is_sorted_and_complete() -> None:
         "testing",
         "arena",
         "adapters",
+        "web",
     }
     assert public - set(cardcore.__all__) == set()
     for name in cardcore.__all__:

@@ -131,6 +131,7 @@ def test_certify_ends_a_never_ending_game_with_a_verdict(
         presets=PRESETS,
         min_players=2,
         max_players=4,
+        rules_text=PluginHost().game_spec("highcard").rules_text,
     )
     host.register(Plugin(games=[spec]), name="hangs")
     monkeypatch.setattr(cardcore.cli._common, "_host", lambda: host)

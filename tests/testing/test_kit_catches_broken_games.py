@@ -340,6 +340,9 @@ def test_each_leak_channel_is_named(tmp_path: Path) -> None:
         assert channel in str(err.value), str(err.value)
 
 
+_RULES = PluginHost().game_spec("highcard").rules_text
+
+
 def _host_with(factory: Any, **declared: Any) -> PluginHost:
     host = PluginHost(load_entrypoints=False)
     spec = GameSpec(
@@ -350,6 +353,7 @@ def _host_with(factory: Any, **declared: Any) -> PluginHost:
         presets=PRESETS,
         min_players=2,
         max_players=4,
+        rules_text=_RULES,  # the real game's rules: these games break something else
         **declared,
     )
     host.register(Plugin(games=[spec]), name="broken")
