@@ -74,6 +74,21 @@ def test_another_seats_token_is_refused(serve: Serve) -> None:
         assert ok.status == 200
 
 
+def test_the_rules_link_shows_the_rules_the_plugin_ships(serve: Serve) -> None:
+    """A seat's "rules" link serves the game's packaged rules text, and only with its token."""
+    from cardcore import PluginHost
+
+    server, base = serve("noddy", "--human", "0", "--bots", "random", "--seed", "1")
+    token = server.table.tokens[0]
+    with urllib.request.urlopen(f"{base}/rules/0?t={token}", timeout=HANG) as page:
+        text = page.read().decode("utf-8")
+    assert text == PluginHost().game_spec("noddy").rules_text
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(f"{base}/rules/0?t=forged", timeout=HANG)
+    e.value.close()
+    assert e.value.code == 403
+
+
 def test_forged_and_malformed_messages_are_refused_and_change_nothing(serve: Serve) -> None:
     """Illegal, foreign-seat, bad JSON, oversized and binary messages get an error; play goes on."""
     server, base = serve("highcard", "--bots", "random", "--human", "0", "--seed", "2")

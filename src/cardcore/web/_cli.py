@@ -63,13 +63,15 @@ def hint_bot(game: Game[Any, Any, Any], seat: int, n: int, seed: int) -> tuple[s
 
 
 def rules_text(game_id: str) -> str:
-    """The game's documentation: its distribution's long description (its README)."""
+    """The rules the game's plugin ships (``GameSpec.rules_text``), else its README."""
     from importlib import metadata
 
     host = cli._host()
     try:
-        dist = host.game_spec(game_id).distribution
-        meta = metadata.metadata(dist)
+        spec = host.game_spec(game_id)
+        if spec.rules_text.strip():
+            return spec.rules_text
+        meta = metadata.metadata(spec.distribution)
     except Exception:  # noqa: BLE001 - no text is no reason to refuse a table
         return ""
     payload = getattr(meta, "get_payload", None)
