@@ -6,6 +6,7 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -172,6 +173,7 @@ def test_undo_hint_save_resume_and_play_again(serve: Serve, tmp_path: Any) -> No
     view = _until(ws, lambda v: v["notice"])
     saved = view["saved"]
     assert saved is not None and saved.startswith(str(tmp_path))
+    assert "seed" not in saved and "7" not in Path(saved).name  # the path reaches the page
     resumed, rbase = serve("--resume", saved)
     assert resumed.table.actions == table.actions[: len(resumed.table.actions)]
     assert resumed.table.entries == ["human", "noddy-heuristic"]

@@ -226,7 +226,8 @@ class WebTable:
 
     def save(self) -> str:
         """Save the deal so far to a new file (never over another); its path."""
-        stem = f"{self.game.name}-seed{self.base.seed}"
+        # Not named by the seed: the path goes back to the page, and the seed deals every card.
+        stem = f"{self.game.name}-table"
         k = 1
         while True:
             path = self.save_dir / (
