@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from cardcore._botmaking import make_bot, seat_seed
 from cardcore._host import PluginError, PluginHost, default_host
@@ -182,3 +182,37 @@ def _check_record_path(path: str) -> None:
         raise CliError(f"--record {path}: cannot create its folder: {e.strerror or e}") from None
     if not os.access(target.parent, os.W_OK):
         raise CliError(f"--record {path}: the folder {target.parent} is not writable")
+
+
+HUMAN: Final = "human"
+"""The entry of a seat that a person plays (terminal or web table)."""
+
+
+def seat_entries(spec: str, n: int, humans: Sequence[int]) -> list[str]:
+    """Per seat, ``human`` or the ``--bots`` entry (with its options) that sits there."""
+    entries = [p.strip() for p in spec.split(",")] if spec else []
+    if entries:
+        parse_bot_list(spec)  # checks every entry
+    out: list[str] = []
+    k = 0
+    for seat in range(n):
+        if seat in humans:
+            out.append(HUMAN)
+            continue
+        if not entries:
+            raise CliError("--bots needs at least one bot name for the seats without --human")
+        out.append(entries[k % len(entries)])
+        k += 1
+    return out
+
+
+def table_bots(game: Any, entries: Sequence[str], seed: int) -> list[Any]:
+    """The bots of a table with people at it (None at their seats), each told its match began."""
+    humans = [s for s, e in enumerate(entries) if e == HUMAN]
+    spec = ",".join(e for e in entries if e != HUMAN)
+    bots = make_bots(game, spec, len(entries), seed, skip=humans)
+    for seat, bot in enumerate(bots):
+        start = getattr(bot, "start_match", None)
+        if start is not None:
+            start(game, seat, len(entries))
+    return bots

@@ -42,7 +42,7 @@ from cardcore.cli._human_text import (
 
 __all__ = ["HUMAN", "browse_replay", "play_human", "resume_human"]
 
-HUMAN: Final = "human"
+HUMAN: Final = cli.HUMAN
 """The name a record gives to a seat played by a person."""
 
 _HELP: Final = """\
@@ -78,36 +78,6 @@ INTERRUPTED: Final = 130
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
-
-
-def _bot_entries(spec: str, n: int, humans: Sequence[int]) -> list[str]:
-    """Per seat, ``human`` or the ``--bots`` entry (with its options) that sits there."""
-    entries = [p.strip() for p in spec.split(",")] if spec else []
-    if entries:
-        cli.parse_bot_list(spec)  # checks every entry
-    out: list[str] = []
-    k = 0
-    for seat in range(n):
-        if seat in humans:
-            out.append(HUMAN)
-            continue
-        if not entries:
-            raise cli.CliError("--bots needs at least one bot name for the seats without --human")
-        out.append(entries[k % len(entries)])
-        k += 1
-    return out
-
-
-def _build_bots(game: Game[Any, Any, Any], entries: Sequence[str], seed: int) -> list[Any]:
-    """Build the bots of a table: the same seeds as ``cardcore play`` gives them."""
-    humans = [s for s, e in enumerate(entries) if e == HUMAN]
-    spec = ",".join(e for e in entries if e != HUMAN)
-    bots = cli.make_bots(game, spec, len(entries), seed, skip=humans)
-    for seat, bot in enumerate(bots):
-        start = getattr(bot, "start_match", None)
-        if start is not None:
-            start(game, seat, len(entries))
-    return bots
 
 
 @final
@@ -161,7 +131,7 @@ class _Session:
             self.actions.append(str(step.action))
         self.saved_at: int | None = len(self.actions) if saved else None
         """How many decisions the last save held (``None``: never saved)."""
-        self.bots = _build_bots(game, self.names, record.seed)
+        self.bots = cli.table_bots(game, self.names, record.seed)
         self.seen: dict[int, str] = {}
         self.last_human: int | None = None
 
@@ -446,7 +416,7 @@ class _Session:
         del self.movers[i:]
         del self.actions[i:]
         # Fresh bots: a bot must not remember moves that were taken back.
-        self.bots = _build_bots(self.game, self.names, self.base.seed)
+        self.bots = cli.table_bots(self.game, self.names, self.base.seed)
         self.seen.clear()
         self.term.say(f"undone: {dropped} decision(s) taken back.")
         return True
@@ -563,7 +533,7 @@ class _Session:
         if self._unsaved() and not self._leave_or_stay():
             # A bot may have been stopped in the middle of its thinking: fresh bots, and
             # the whole table again.
-            self.bots = _build_bots(self.game, self.names, self.base.seed)
+            self.bots = cli.table_bots(self.game, self.names, self.base.seed)
             self.seen.clear()
             self.last_human = None
             return False
@@ -614,7 +584,7 @@ def play_human(
         The exit code: 0 when the match ends or the people leave it, 130 when they leave
         it with Ctrl-C.
     """
-    entries = _bot_entries(args.bots, n, humans)
+    entries = cli.seat_entries(args.bots, n, humans)
     host = cli._host()
     spec = host.game_spec(game.name) if game.name in host.games() else None
     record = MatchRecord(

@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import secrets
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 from cardcore._engine import MatchRecord
@@ -16,36 +15,6 @@ from cardcore.cli import _common as cli
 from cardcore.web._match import HUMAN, WebTable
 
 __all__ = ["build_table", "play_web", "rules_text"]
-
-
-def _entries(spec: str, n: int, humans: Sequence[int]) -> list[str]:
-    """Per seat, ``human`` or the ``--bots`` entry (with its options) that sits there."""
-    parts = [p.strip() for p in spec.split(",")] if spec else []
-    if parts:
-        cli.parse_bot_list(spec)  # checks every entry
-    out: list[str] = []
-    k = 0
-    for seat in range(n):
-        if seat in humans:
-            out.append(HUMAN)
-            continue
-        if not parts:
-            raise cli.CliError("--bots needs at least one bot name for the seats without --human")
-        out.append(parts[k % len(parts)])
-        k += 1
-    return out
-
-
-def make_bots(game: Game[Any, Any, Any], entries: Sequence[str], seed: int) -> list[Any]:
-    """The bots of a deal: the same seeds as ``cardcore play`` gives them (None for people)."""
-    humans = [s for s, e in enumerate(entries) if e == HUMAN]
-    spec = ",".join(e for e in entries if e != HUMAN)
-    bots = cli.make_bots(game, spec, len(entries), seed, skip=humans)
-    for seat, bot in enumerate(bots):
-        start = getattr(bot, "start_match", None)
-        if start is not None:
-            start(game, seat, len(entries))
-    return bots
 
 
 def hint_bot(game: Game[Any, Any, Any], seat: int, n: int, seed: int) -> tuple[str, Any]:
@@ -107,7 +76,7 @@ def build_table(args: argparse.Namespace, **kwargs: Any) -> WebTable:
         for h in humans:
             if not 0 <= h < n:
                 raise cli.CliError(f"--human {h} is not a seat (0-{n - 1})")
-        entries = _entries(args.bots or ("random" if n > len(humans) else ""), n, humans)
+        entries = cli.seat_entries(args.bots or ("random" if n > len(humans) else ""), n, humans)
         seed = args.seed if _seed_given(args) else secrets.randbelow(2**31)
         host = cli._host()
         spec = host.game_spec(game.name) if game.name in host.games() else None
@@ -126,7 +95,7 @@ def build_table(args: argparse.Namespace, **kwargs: Any) -> WebTable:
     if args.record:
         cli._check_record_path(args.record)
     return WebTable(
-        game, record, make_bots=make_bots, hint_bot=hint_bot, record_path=args.record, **kwargs
+        game, record, make_bots=cli.table_bots, hint_bot=hint_bot, record_path=args.record, **kwargs
     )
 
 

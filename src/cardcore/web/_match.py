@@ -21,11 +21,12 @@ from cardcore._engine import MatchRecord, accept, initial_state_of, replay
 from cardcore._game import Game, Outcome
 from cardcore._html import zone_entries
 from cardcore._isolation import Refused
+from cardcore.cli import _common
 from cardcore.cli._human_text import _CARD, known_cards, move_text, past_tense, without_legal
 
 __all__ = ["HUMAN", "WebTable"]
 
-HUMAN: Final = "human"
+HUMAN: Final = _common.HUMAN
 """The name a record gives to a seat played by a person."""
 
 
