@@ -21,7 +21,7 @@ import random
 import time
 import weakref
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import Any, final
+from typing import Any, Self, final
 
 from cardcore._game import Game
 from cardcore._hooks import SearchHints
@@ -318,8 +318,29 @@ class _Node:
         return node
 
 
+class _SearchProcesses:
+    """What a search bot with ``workers=N`` does with its process pool between decisions."""
+
+    _pool: RootPool | None
+
+    def close(self) -> None:
+        """Stop the search processes, if any run (the next decision starts them again)."""
+        if self._pool is not None:
+            self._pool.close()
+
+    def end_match(self, outcome: Any) -> None:
+        """The match is over: stop the search processes."""
+        self.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @final
-class ISMCTSBot:
+class ISMCTSBot(_SearchProcesses):
     """Single-observer information-set Monte Carlo tree search (Cowling et al., 2012).
 
     Each iteration samples a fresh determinisation of the hidden cards from the
@@ -440,21 +461,6 @@ class ISMCTSBot:
             return self._root_parallel(self._pool, observation, legal)
         with _collector_paused():
             return self._search(observation, legal)
-
-    def close(self) -> None:
-        """Stop the search processes, if any run (the next decision starts them again)."""
-        if self._pool is not None:
-            self._pool.close()
-
-    def end_match(self, outcome: Any) -> None:
-        """The match is over: stop the search processes."""
-        self.close()
-
-    def __enter__(self) -> ISMCTSBot:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def share(
         self, seed: int, iterations: int | None, seconds: float | None, observation: Any
@@ -613,7 +619,7 @@ class ISMCTSBot:
 
 
 @final
-class PIMCBot:
+class PIMCBot(_SearchProcesses):
     """Perfect-information Monte Carlo: flat Monte Carlo over sampled determinisations.
 
     For each sample of the hidden cards, every legal action is played out ``rollouts``
@@ -699,21 +705,6 @@ class PIMCBot:
         with _collector_paused():
             totals, counts = self._evaluate(observation, legal)
         return max(legal, key=lambda a: totals[a] / counts[a] if counts[a] else -1.0)
-
-    def close(self) -> None:
-        """Stop the search processes, if any run (the next decision starts them again)."""
-        if self._pool is not None:
-            self._pool.close()
-
-    def end_match(self, outcome: Any) -> None:
-        """The match is over: stop the search processes."""
-        self.close()
-
-    def __enter__(self) -> PIMCBot:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def share(
         self, seed: int, determinizations: int | None, seconds: float | None, observation: Any
