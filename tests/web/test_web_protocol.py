@@ -188,3 +188,20 @@ def test_undo_hint_save_resume_and_play_again(serve: Serve, tmp_path: Any) -> No
     fresh = _until(ws, lambda v: v["notice"])
     assert fresh["seed"] is None and not fresh["over"] and table.base.seed != 7
     assert fresh["deals"] == 1 and fresh["tally"] == view["tally"]
+
+
+def test_without_the_web_extra_play_says_which_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --web` with the server library missing is one error line naming the extra."""
+    import sys
+
+    from cardcore.cli import main
+
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    monkeypatch.setitem(sys.modules, "starlette.applications", None)
+    monkeypatch.delitem(sys.modules, "cardcore.web._server", raising=False)
+    code = main(["play", "highcard", "--web", "--no-browser", "--human", "0", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "needs the 'web' extra" in err and "Traceback" not in err

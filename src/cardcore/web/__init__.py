@@ -23,6 +23,7 @@ def play_web(args: argparse.Namespace) -> int:
         The exit code.
     """
     try:
+        import cardcore.web._server  # noqa: F401 - the server's libraries come with the web extra
         from cardcore.web._cli import play_web as run
     except ImportError as e:  # the web extra is missing
         from cardcore.cli._common import CliError
