@@ -4,7 +4,7 @@ The public API is re-exported here; plugin authors import only from ``cardcore``
 ``cardcore.testing``. Importing this module loads no game, no CLI library and no numpy.
 """
 
-from cardcore._actions import CardAction, CardSubsets, ConcatActions, LazyActions, WordAction
+from cardcore._actions import CardAction, WordAction
 from cardcore._botspec import BotOption
 from cardcore._cards import (
     DECK_36,
@@ -45,6 +45,7 @@ from cardcore._host import (
     load_game,
 )
 from cardcore._isolation import IsolatedBot, isolated_bot
+from cardcore._lazy import CardSubsets, ConcatActions, LazyActions
 from cardcore._options import (
     OptionError,
     OptionInfo,

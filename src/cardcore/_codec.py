@@ -16,8 +16,8 @@ from typing import Any, Final, TypeVar, Union
 
 import attrs
 
-from cardcore._actions import LazyActions
 from cardcore._cards import Card, parse_card
+from cardcore._lazy import LazyActions
 from cardcore._table import CARD_TEXT, Layout, TableView
 
 __all__ = ["JsonCodec", "action_text"]
