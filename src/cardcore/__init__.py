@@ -19,7 +19,7 @@ from cardcore._cards import (
     parse_cards,
 )
 from cardcore._codec import JsonCodec
-from cardcore._engine import MatchRecord, RecordError, Step, play_match, replay, verify
+from cardcore._engine import play_match
 from cardcore._game import (
     Action,
     Bot,
@@ -46,6 +46,7 @@ from cardcore._host import (
 )
 from cardcore._isolation import IsolatedBot, isolated_bot
 from cardcore._lazy import CardSubsets, ConcatActions, LazyActions
+from cardcore._match_record import MatchRecord, RecordError, Step, replay, verify
 from cardcore._options import (
     OptionError,
     OptionInfo,

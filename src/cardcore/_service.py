@@ -32,10 +32,11 @@ import attrs
 
 from cardcore._botmaking import make_bot
 from cardcore._cards import parse_card
-from cardcore._engine import MatchRecord, accept
+from cardcore._engine import accept
 from cardcore._game import Game, IllegalActionError, Outcome
 from cardcore._host import PluginError, PluginHost, default_host
 from cardcore._isolation import Refused
+from cardcore._match_record import MatchRecord
 from cardcore._options import OptionError, option_infos, options_to_json
 
 __all__ = ["MatchService", "ServiceError"]

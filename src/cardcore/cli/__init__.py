@@ -17,9 +17,10 @@ from typing import Any
 
 import attrs
 
-from cardcore._engine import MatchRecord, RecordError, Step, play_match, replay, verify
+from cardcore._engine import play_match
 from cardcore._game import IllegalActionError
 from cardcore._host import PluginError, PluginHost
+from cardcore._match_record import MatchRecord, RecordError, Step, replay, verify
 from cardcore._options import OptionError, option_infos
 from cardcore._table import SPECTATOR
 from cardcore.cli import _common
@@ -347,7 +348,7 @@ def _outcome_mismatch(record: MatchRecord, game: Any, path: str) -> str | None:
     Raises:
         RecordError: an action does not replay (naming the file).
     """
-    from cardcore._engine import check_outcome, initial_state_of
+    from cardcore._match_record import check_outcome, initial_state_of
 
     try:
         state = initial_state_of(record, game)
@@ -364,7 +365,7 @@ def _outcome_mismatch(record: MatchRecord, game: Any, path: str) -> str | None:
 
 def _print_replay(record: MatchRecord, game: Any, seat: int) -> None:
     """The text replay: the table, or one seat's view (no seed, no deck, its actions)."""
-    from cardcore._engine import check_outcome, initial_state_of
+    from cardcore._match_record import check_outcome, initial_state_of
 
     if seat == SPECTATOR:
         print(

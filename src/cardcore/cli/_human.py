@@ -23,9 +23,9 @@ from typing import Any, Final, Literal, final
 
 import attrs
 
-from cardcore._engine import MatchRecord, RecordError, initial_state_of, replay
 from cardcore._game import Game, IllegalActionError, Outcome
 from cardcore._host import PluginError
+from cardcore._match_record import MatchRecord, RecordError, initial_state_of, replay
 from cardcore._options import OptionError, options_to_json
 from cardcore._table import SPECTATOR
 from cardcore.cli import _common as cli
