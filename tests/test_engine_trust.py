@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from cardcore import MatchRecord, RecordError, _engine, isolated_bot, load_game, play_match, verify
-from cardcore._actions import CardAction, CardSubsets, ConcatActions
+from cardcore._actions import CardAction
+from cardcore._lazy import CardSubsets, ConcatActions
 from cardcore.bots import RandomBot
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@ The public API is re-exported here; plugin authors import only from ``cardcore``
 ``cardcore.testing``. Importing this module loads no game, no CLI library and no numpy.
 """
 
-from cardcore._actions import CardAction, CardSubsets, ConcatActions, LazyActions, WordAction
+from cardcore._actions import CardAction, WordAction
 from cardcore._botspec import BotOption
 from cardcore._cards import (
     DECK_36,
@@ -19,7 +19,7 @@ from cardcore._cards import (
     parse_cards,
 )
 from cardcore._codec import JsonCodec
-from cardcore._engine import MatchRecord, RecordError, Step, play_match, replay, verify
+from cardcore._engine import play_match
 from cardcore._game import (
     Action,
     Bot,
@@ -45,6 +45,8 @@ from cardcore._host import (
     load_game,
 )
 from cardcore._isolation import IsolatedBot, isolated_bot
+from cardcore._lazy import CardSubsets, ConcatActions, LazyActions
+from cardcore._match_record import MatchRecord, RecordError, Step, replay, verify
 from cardcore._options import (
     OptionError,
     OptionInfo,

@@ -1,16 +1,18 @@
-"""The engine: play a match between bots, record it, and replay records exactly."""
+"""The engine: play a match between bots and record it.
+
+The record itself, its replay and its verification live in :mod:`cardcore._match_record`;
+their names are importable from here too.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import enum
 import itertools
-import json
 import operator
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol, final
 
 import attrs
@@ -19,325 +21,39 @@ from cardcore._actions import CardAction
 from cardcore._botmaking import exception_text as _exc
 from cardcore._botmaking import is_plain as _plain
 from cardcore._botmaking import type_name
-from cardcore._cards import Card, parse_card
+from cardcore._cards import Card
 from cardcore._codec import TEXTS as _TEXTS
 from cardcore._codec import action_text as _text
-from cardcore._game import Game, IllegalActionError, Outcome
+from cardcore._game import Game, Outcome
 from cardcore._host import default_host
 from cardcore._isolation import TIME_MARGIN, IsolatedBot
 from cardcore._isolation import Refused as _Refusal
-from cardcore._options import OptionError, options_to_json
+from cardcore._match_record import (
+    RECORD_FORMAT,
+    MatchRecord,
+    RecordError,
+    Step,
+    _steps,
+    check_outcome,
+    initial_state_of,
+    replay,
+    verify,
+)
+from cardcore._options import options_to_json
 
-__all__ = ["TIME_MARGIN", "MatchRecord", "RecordError", "Step", "play_match", "replay"]
-
-RECORD_FORMAT: Final = "cardcore-match/1"
-
-
-@final
-class RecordError(ValueError):
-    """A record file that cannot be read or does not replay; the message says where."""
-
-
-@final
-@attrs.frozen(kw_only=True)
-class MatchRecord:
-    """Everything needed to replay a match exactly; saved as versioned JSON.
-
-    The actions are stored as their text forms, one per line of the file.
-    """
-
-    game: str
-    """Game id."""
-    options: Mapping[str, Any]
-    """Every option of the game, by name."""
-    num_players: int
-    """Number of seats."""
-    seed: int
-    """The seed of the state's RNG."""
-    actions: tuple[str, ...]
-    """The decisions in order, as text."""
-    preset: str = "default"
-    """The preset the options were built from (for information; ``options`` is complete)."""
-    distribution: str = ""
-    """The distribution that provided the game."""
-    version: str = ""
-    """Its version when the match was played."""
-    dealer: int | None = None
-    """The dealer given at setup, or ``None`` when the rules chose."""
-    deck: tuple[str, ...] | None = None
-    """A stacked deck (top first) given at setup, or ``None`` for a shuffle."""
-    bots: tuple[str, ...] = ()
-    """Who sat in each seat (bot names, ``human``)."""
-    outcome: Outcome | None = None
-    """The result, once the match is over."""
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {
-            "format": RECORD_FORMAT,
-            "game": self.game,
-            "distribution": self.distribution,
-            "version": self.version,
-            "preset": self.preset,
-            "options": dict(self.options),
-            "num_players": self.num_players,
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "deck": list(self.deck) if self.deck is not None else None,
-            "bots": list(self.bots),
-            "outcome": self.outcome.to_json() if self.outcome is not None else None,
-            "actions": list(self.actions),
-        }
-
-    def dumps(self) -> str:
-        """The record as JSON text, one action per line."""
-        return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
-
-    def save(self, path: str | Path) -> None:
-        """Write the record to a file (atomically: a crash never leaves half a file)."""
-        p = Path(path)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(self.dumps(), encoding="utf-8")
-        tmp.replace(p)
-
-    @classmethod
-    def from_json(cls, data: Any, *, source: str = "record") -> MatchRecord:
-        """Build from JSON data, checking every field.
-
-        Raises:
-            RecordError: naming the field that is missing or wrong.
-        """
-        if not isinstance(data, dict):
-            raise RecordError(f"{source}: expected a JSON object at the top level")
-        fmt = data.get("format")
-        if fmt != RECORD_FORMAT:
-            raise RecordError(f"{source}: field 'format' is {fmt!r}, expected {RECORD_FORMAT!r}")
-
-        def need(name: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
-            if name not in data:
-                if optional:
-                    return None
-                raise RecordError(f"{source}: field {name!r} is missing")
-            v = data[name]
-            if v is None and optional:
-                return None
-            if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
-                raise RecordError(f"{source}: field {name!r} has the wrong type ({v!r})")
-            return v
-
-        actions = need("actions", list)
-        for i, a in enumerate(actions):
-            if not isinstance(a, str):
-                raise RecordError(f"{source}: action #{i + 1} is not a string ({a!r})")
-        deck = need("deck", list, optional=True)
-        if deck is not None:
-            for i, c in enumerate(deck):
-                try:
-                    parse_card(str(c))
-                except ValueError as e:
-                    raise RecordError(f"{source}: field 'deck', card #{i + 1}: {e}") from None
-        outcome_data = need("outcome", dict, optional=True)
-        try:
-            outcome = Outcome.from_json(outcome_data) if outcome_data is not None else None
-        except (KeyError, ValueError, TypeError) as e:
-            raise RecordError(f"{source}: field 'outcome' is malformed ({e})") from None
-        return cls(
-            game=need("game", str),
-            options=need("options", dict),
-            num_players=need("num_players", int),
-            seed=need("seed", int),
-            actions=tuple(actions),
-            preset=need("preset", str, optional=True) or "default",
-            distribution=need("distribution", str, optional=True) or "",
-            version=need("version", str, optional=True) or "",
-            dealer=need("dealer", int, optional=True),
-            deck=tuple(deck) if deck is not None else None,
-            bots=tuple(str(b) for b in (need("bots", list, optional=True) or [])),
-            outcome=outcome,
-        )
-
-    @classmethod
-    def loads(cls, text: str, *, source: str = "record") -> MatchRecord:
-        """Parse JSON text.
-
-        Raises:
-            RecordError: with the line and column of a JSON error, or the bad field.
-        """
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RecordError(
-                f"{source}: not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}"
-            ) from None
-        return cls.from_json(data, source=source)
-
-    @classmethod
-    def load(cls, path: str | Path) -> MatchRecord:
-        """Read a record file.
-
-        Raises:
-            RecordError: the file is missing, unreadable or malformed.
-        """
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise RecordError(f"{p}: cannot read: {e}") from None
-        return cls.loads(text, source=str(p))
-
-    def action_line(self, index: int) -> int | None:
-        """The line of the saved file holding action ``index`` (0-based), if saved by us."""
-        lines = self.dumps().splitlines()
-        for n, line in enumerate(lines, start=1):
-            if line.startswith(' "actions": ['):
-                return n + 1 + index
-        return None
-
-
-@final
-@attrs.frozen
-class Step:
-    """One decision in a replay: the state before it, who acted and what."""
-
-    index: int
-    """0-based decision number."""
-    seat: int
-    """The seat that decided."""
-    action: Any
-    """The action."""
-    before: Any
-    """The state before the action."""
-    after: Any
-    """The state after it."""
-
-
-def _game_for(record: MatchRecord, game: Game[Any, Any, Any] | None) -> Game[Any, Any, Any]:
-    if game is not None:
-        return game
-    host = default_host()
-    try:
-        return host.load_game(record.game, **dict(record.options))
-    except OptionError as e:
-        raise RecordError(f"field 'options': {e}") from None
-    except LookupError as e:
-        raise RecordError(f"field 'game': {e}") from None
-
-
-def initial_state_of(record: MatchRecord, game: Game[Any, Any, Any]) -> Any:
-    """The starting state a record describes."""
-    deck = tuple(parse_card(c) for c in record.deck) if record.deck is not None else None
-    try:
-        return game.initial_state(record.num_players, record.seed, dealer=record.dealer, deck=deck)
-    except ValueError as e:
-        raise RecordError(f"setup (num_players, dealer, deck): {e}") from None
-
-
-def replay(record: MatchRecord, game: Game[Any, Any, Any] | None = None) -> Iterator[Step]:
-    """Replay a record decision by decision.
-
-    Raises:
-        RecordError: an action that does not parse or is illegal (with its number and
-            the line of the file), or a game/options that cannot be built.
-    """
-    game = _game_for(record, game)
-    return _steps(record, game, initial_state_of(record, game))
-
-
-def _steps(record: MatchRecord, game: Game[Any, Any, Any], state: Any) -> Iterator[Step]:
-    """Apply a record's actions from ``state``, one step at a time."""
-    for i, text in enumerate(record.actions):
-        seat = game.current_player(state)
-        if seat is None:
-            raise RecordError(f"{_where(record, i)}: the game was already over")
-        try:
-            action = game.parse_action(text)
-            after = game.apply(state, action)
-        except IllegalActionError as e:
-            raise RecordError(f"{_where(record, i)}: illegal for seat {seat}: {e.reason}") from None
-        except ValueError as e:
-            raise RecordError(f"{_where(record, i)}: {e}") from None
-        yield Step(i, seat, action, state, after)
-        state = after
-
-
-def _where(record: MatchRecord, index: int) -> str:
-    """Name an action of a record for an error: its number, text and file line."""
-    where = f"action #{index + 1} {record.actions[index]!r}"
-    line = record.action_line(index)
-    return where if line is None else f"{where} (line {line})"
-
-
-def verify(record: MatchRecord, game: Game[Any, Any, Any] | None = None) -> Any:
-    """Replay a record and check that its outcome is the one its actions give.
-
-    A record whose actions play to the end must carry exactly the game's outcome. A
-    forfeit cannot be replayed (it depends on what a bot did), so a record with a forfeit
-    must stop before the game is over, name the seat that was to move (any seat, if it
-    has no actions: a bot that failed to start), and give the scores of
-    :meth:`Outcome.forfeited`. A record without an outcome is an unfinished match.
-
-    Returns:
-        The final state.
-
-    Raises:
-        RecordError: the replay fails or the recorded outcome is not the one it gives.
-    """
-    game = _game_for(record, game)
-    state = initial_state_of(record, game)
-    for step in _steps(record, game, state):
-        state = step.after
-    check_outcome(record, game, state)
-    return state
-
-
-def check_outcome(record: MatchRecord, game: Game[Any, Any, Any], state: Any) -> None:
-    """Check ``record.outcome`` against the state its actions lead to (see :func:`verify`).
-
-    Raises:
-        RecordError: naming what disagrees.
-    """
-    out = record.outcome
-    to_move = game.current_player(state)
-    if to_move is None:
-        got = game.outcome(state)
-        shown = got.to_json() if got is not None else None
-        if out is None:
-            raise RecordError(
-                f"field 'outcome': the actions play to a finished game ({shown}), "
-                "but the record has no outcome"
-            )
-        if out.forfeit is not None:
-            raise RecordError(
-                f"field 'outcome': the record says seat {out.forfeit} forfeited, but its "
-                f"actions play to a finished game ending {shown}"
-            )
-        if got != out:
-            raise RecordError(
-                f"field 'outcome': the replay ends with {shown}, the record says {out.to_json()}"
-            )
-        return
-    if out is None:
-        return
-    n = record.num_players
-    seat = out.forfeit
-    if seat is None:
-        raise RecordError(
-            f"field 'outcome': the record gives a result, but its actions stop before the "
-            f"end (seat {to_move} to move) and nobody forfeited"
-        )
-    if type(seat) is not int or not 0 <= seat < n:
-        raise RecordError(f"field 'outcome': the forfeiting seat {seat!r} is not a seat 0-{n - 1}")
-    if record.actions and seat != to_move:
-        raise RecordError(
-            f"field 'outcome': the record says seat {seat} forfeited, but seat {to_move} "
-            "was to move"
-        )
-    expected = Outcome.forfeited(n, seat, out.reason, game.teams(n))
-    if expected != out:
-        raise RecordError(
-            f"field 'outcome': a forfeit by seat {seat} gives {expected.to_json()}, the "
-            f"record says {out.to_json()}"
-        )
+# The record's names are re-exported: code that imported them from here keeps working.
+__all__ = [
+    "RECORD_FORMAT",
+    "TIME_MARGIN",
+    "MatchRecord",
+    "RecordError",
+    "Step",
+    "check_outcome",
+    "initial_state_of",
+    "play_match",
+    "replay",
+    "verify",
+]
 
 
 _PROVENANCE: dict[tuple[int, str], tuple[object, str, str]] = {}
@@ -620,6 +336,50 @@ def play_match(
     return match.run_watched()
 
 
+def _new_record(
+    game: Game[Any, Any, Any],
+    bots: Sequence[Any],
+    seed: int,
+    dealer: int | None,
+    deck: Sequence[Card] | None,
+    names: Sequence[str] | None,
+    preset: str,
+) -> MatchRecord:
+    """The record of a match about to start: no action yet, no outcome."""
+    dist, version = _provenance(game.name)
+    return MatchRecord(
+        game=game.name,
+        distribution=dist,
+        version=version,
+        options=options_to_json(game.options),
+        num_players=len(bots),
+        seed=seed,
+        actions=(),
+        preset=preset,
+        dealer=dealer,
+        deck=tuple(str(c) for c in deck) if deck is not None else None,
+        bots=tuple(names) if names is not None else tuple(_bot_name(b) for b in bots),
+    )
+
+
+def _end_hooks(
+    bots: Sequence[Any], outcome: Outcome, limit: float | None, stopped: Callable[[], bool]
+) -> None:
+    """Call every bot's ``end_match`` until ``stopped()``; what a bot raises is ignored."""
+    for b in bots:
+        if stopped():
+            break
+        if type(b) is IsolatedBot:
+            b.end(outcome, limit)
+            continue
+        try:
+            end = getattr(b, "end_match", None)
+            if end is not None:
+                end(outcome)
+        except (Exception, SystemExit):  # noqa: BLE001, S110 - the result stands
+            pass
+
+
 @final
 class _Match:
     """One match being played: the record so far, the state, the bots."""
@@ -653,20 +413,7 @@ class _Match:
         self.watch: Watch = watch if watch is not None else _NoWatch()
         self.cancelled = False
         self.result: MatchRecord | None = None
-        dist, version = _provenance(game.name)
-        self.record = start or MatchRecord(
-            game=game.name,
-            distribution=dist,
-            version=version,
-            options=options_to_json(game.options),
-            num_players=n,
-            seed=seed,
-            actions=(),
-            preset=preset,
-            dealer=dealer,
-            deck=tuple(str(c) for c in deck) if deck is not None else None,
-            bots=tuple(names) if names is not None else tuple(_bot_name(b) for b in bots),
-        )
+        self.record = start or _new_record(game, bots, seed, dealer, deck, names, preset)
         state = initial_state_of(self.record, game)
         for step in _steps(self.record, game, state):
             state = step.after
@@ -698,18 +445,7 @@ class _Match:
         done = attrs.evolve(self.record, actions=tuple(self.actions), outcome=outcome)
         self.result = done
         limit = hook_limit(self.time_limit) if self.time_limit is not None else None
-        for b in self.bots:
-            if self.stopped():
-                break
-            if type(b) is IsolatedBot:
-                b.end(outcome, limit)
-                continue
-            try:
-                end = getattr(b, "end_match", None)
-                if end is not None:
-                    end(outcome)
-            except (Exception, SystemExit):  # noqa: BLE001, S110 - the result stands
-                pass
+        _end_hooks(self.bots, outcome, limit, self.stopped)
         return done
 
     def start_hooks(self) -> MatchRecord | None:

@@ -217,26 +217,19 @@ class PluginHost:
         self._hints: dict[str, SearchHints] | None = None
         self._conflicts: list[PluginConflict] = []
         if prefer is None:
-            parsed, bad = _parse_prefer(os.environ.get(PREFER_ENV, ""))
-            for item in bad:
-                self._problems.append(
-                    PluginProblem(
-                        name=PREFER_ENV,
-                        distribution="",
-                        error=f"entry {item!r} must look like id=distribution",
-                    )
-                )
-            prefer = parsed
+            prefer = _prefer_from_env(self._problems)
         self._prefer = {k: _norm(v) for k, v in prefer.items()}
         if builtins:
             for mod in BUILTIN_PLUGINS:
-                self._register_module(
-                    importlib.import_module(mod), BUILTIN_NAME, "cardcore", _version("cardcore")
+                _register_module(
+                    self,
+                    importlib.import_module(mod),
+                    BUILTIN_NAME,
+                    "cardcore",
+                    _version("cardcore"),
                 )
         if load_entrypoints:
-            self._load_entrypoints()
-
-    # ---- registration --------------------------------------------------------------
+            _load_entrypoints(self)
 
     def register(self, module: types.ModuleType | object, *, name: str | None = None) -> None:
         """Register a hooks module (or object) directly, e.g. from a notebook or test.
@@ -246,64 +239,7 @@ class PluginHost:
         """
         label = name or str(getattr(module, "__name__", type(module).__name__))
         module, where = _declared_plugin(module)
-        self._register_module(module, label, "", "", where)
-
-    def _register_module(
-        self, module: object, name: str, dist: str, version: str, label: str = ""
-    ) -> None:
-        try:
-            hash(module)
-        except TypeError:
-            # pluggy keeps plugins in sets: one unhashable plugin would break every hook
-            raise TypeError(
-                f"plugin {name!r} is a {type(module).__name__}, which cannot be hashed; "
-                "an entry point must name a module or a cardcore.Plugin"
-            ) from None
-        self._pm.register(module, name=name)
-        self._plugins.append(
-            PluginInfo(
-                name=name,
-                module=label or getattr(module, "__name__", type(module).__name__),
-                distribution=dist,
-                version=version,
-            )
-        )
-        hooks = sorted(n for n in dir(CardcoreHooks) if n.startswith("cardcore_"))
-        for attr in sorted(dir(module)):
-            impl = getattr(module, attr, None)
-            if hasattr(impl, f"{ENTRY_POINT_GROUP}_impl") and attr not in hooks:
-                self._problems.append(
-                    PluginProblem(
-                        name=name,
-                        distribution=dist,
-                        error=f"{attr} is not a cardcore hook, so it is never called "
-                        f"(the hooks are {', '.join(hooks)})",
-                    )
-                )
-        self._games = self._bots = self._codecs = self._hints = None
-
-    def _load_entrypoints(self) -> None:
-        eps = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)
-        for ep in eps:
-            dist = ep.dist.name if ep.dist is not None else ""
-            version = ep.dist.version if ep.dist is not None else ""
-            name = ep.name
-            if self._pm.has_plugin(name):
-                if any(p.name == name and p.distribution == dist for p in self._plugins):
-                    continue  # the same entry point seen twice (e.g. an editable install)
-                name = f"{dist}:{ep.name}"  # another distribution took the name first
-            try:
-                module, where = _declared_plugin(ep.load(), getattr(ep, "value", ""))
-                self._register_module(module, name, dist, version, where)
-            except (Exception, SystemExit) as e:  # noqa: BLE001 - a broken plugin must not break the others
-                self._problems.append(
-                    PluginProblem(
-                        name=ep.name,
-                        distribution=dist,
-                        error=f"{type(e).__name__}: {e}",
-                        details=traceback.format_exc(),
-                    )
-                )
+        _register_module(self, module, label, "", "", where)
 
     # ---- queries -------------------------------------------------------------------
 
@@ -320,42 +256,36 @@ class PluginHost:
     @property
     def problems(self) -> tuple[PluginProblem, ...]:
         """Plugins that failed to load or register, with the reason."""
-        self._collect()
+        _collect(self)
         return tuple(self._problems)
 
     @property
     def conflicts(self) -> tuple[PluginConflict, ...]:
         """Ids that several plugins register: resolved by a preference, or refused."""
-        self._collect()
+        _collect(self)
         return tuple(self._conflicts)
-
-    def _refusal(self, kind: str, name: str) -> PluginError | None:
-        for c in self._conflicts:
-            if c.kind == kind and c.name == name and not c.resolved:
-                return PluginError(c.message())
-        return None
 
     def games(self) -> Mapping[str, GameSpec]:
         """Every registered game by id, sorted by id."""
-        self._collect()
+        _collect(self)
         assert self._games is not None
         return self._games
 
     def bots(self) -> Mapping[str, BotSpec]:
         """Every registered bot by id, sorted by id."""
-        self._collect()
+        _collect(self)
         assert self._bots is not None
         return self._bots
 
     def codecs(self) -> Mapping[str, CodecSpec]:
         """Every registered RL codec by game id, sorted by id."""
-        self._collect()
+        _collect(self)
         assert self._codecs is not None
         return self._codecs
 
     def search_hints(self) -> Mapping[str, SearchHints]:
         """Every game's search hints (``cardcore_register_search_hints``) by game id."""
-        self._collect()
+        _collect(self)
         assert self._hints is not None
         return self._hints
 
@@ -367,9 +297,7 @@ class PluginHost:
         """
         games = self.games()
         if name not in games:
-            refused = self._refusal("game", name)
-            if refused is not None:
-                raise refused
+            _check_not_refused(self, "game", name)
             known = ", ".join(games) or "none installed"
             raise PluginError(f"unknown game {name!r}; installed games: {known}")
         return games[name]
@@ -382,9 +310,7 @@ class PluginHost:
         """
         bots = self.bots()
         if name not in bots:
-            refused = self._refusal("bot", name)
-            if refused is not None:
-                raise refused
+            _check_not_refused(self, "bot", name)
             raise PluginError(f"unknown bot {name!r}; installed bots: {', '.join(bots)}")
         return bots[name]
 
@@ -453,108 +379,202 @@ class PluginHost:
         if both:
             raise ValueError(f"bot {name!r}: option(s) {', '.join(both)} given twice")
         if not is_import_path(bot_name):
-            spec = self.bot_spec(bot_name)
-            if spec.games and game.name not in spec.games:
-                raise PluginError(
-                    f"bot {bot_name!r} plays {', '.join(spec.games)}, not {game.name!r}"
-                )
+            _check_plays(self.bot_spec(bot_name), bot_name, game)
         factory = self.bot_factory(bot_name)
         bot = build_bot(bot_name, factory, game, seed=seed, options={**text_options, **options})
-        if not callable(getattr(bot, "act", None)):
-            raise ValueError(
-                f"bot {bot_name!r} is no bot: it made {type(bot).__name__} {_short(bot)}, "
-                "which has no act(observation) method (a bot is an object with one)"
+        return _checked_bot(bot_name, bot)
+
+
+def _check_plays(spec: BotSpec, bot_name: str, game: Game[Any, Any, Any]) -> None:
+    """Refuse a registered bot for a game it does not declare it plays."""
+    if spec.games and game.name not in spec.games:
+        raise PluginError(f"bot {bot_name!r} plays {', '.join(spec.games)}, not {game.name!r}")
+
+
+def _checked_bot(bot_name: str, bot: Any) -> Bot:
+    """``bot``, once it is seen to have an ``act`` method."""
+    if not callable(getattr(bot, "act", None)):
+        raise ValueError(
+            f"bot {bot_name!r} is no bot: it made {type(bot).__name__} {_short(bot)}, "
+            "which has no act(observation) method (a bot is an object with one)"
+        )
+    return bot  # type: ignore[no-any-return]
+
+
+def _prefer_from_env(problems: list[PluginProblem]) -> dict[str, str]:
+    """The preferences of ``CARDCORE_PREFER``; each malformed entry is a problem."""
+    parsed, bad = _parse_prefer(os.environ.get(PREFER_ENV, ""))
+    for item in bad:
+        problems.append(
+            PluginProblem(
+                name=PREFER_ENV,
+                distribution="",
+                error=f"entry {item!r} must look like id=distribution",
             )
-        return bot
+        )
+    return parsed
 
-    # ---- the only caller of pm.hook ------------------------------------------------
 
-    def _collect(self) -> None:
-        if (
-            self._games is not None
-            and self._bots is not None
-            and self._codecs is not None
-            and self._hints is not None
-        ):
-            return
-        self._problems = [p for p in self._problems if not p.error.startswith("register: ")]
-        self._conflicts = []
-        games = self._gather("cardcore_register_games", GameSpec)
-        bots = self._gather("cardcore_register_bots", BotSpec)
-        codecs = self._gather("cardcore_register_codecs", CodecSpec)
-        hints = self._gather("cardcore_register_search_hints", SearchHints)
-        self._games = self._resolve("game", games)
-        self._bots = self._resolve("bot", bots)
-        self._codecs = self._resolve("codec", codecs)
-        self._hints = self._resolve("search hints", hints)
+# ---- discovery and checks: the host's private side -------------------------------------
 
-    def _gather(self, hook_name: str, kind: type[_R]) -> dict[str, list[tuple[_R, PluginInfo]]]:
-        """Every record of one hook by id, with the plugin that gave it; faults reported."""
-        table: dict[str, list[tuple[_R, PluginInfo]]] = {}
-        for info in self._plugins:
-            plugin = self._pm.get_plugin(info.name)
-            if plugin is None or getattr(plugin, hook_name, None) is None:
-                continue
-            try:
-                records = list(
-                    itertools.islice(_call(self._pm, hook_name, plugin), MAX_RECORDS + 1)
+
+def _register_module(
+    host: PluginHost, module: object, name: str, dist: str, version: str, label: str = ""
+) -> None:
+    try:
+        hash(module)
+    except TypeError:
+        # pluggy keeps plugins in sets: one unhashable plugin would break every hook
+        raise TypeError(
+            f"plugin {name!r} is a {type(module).__name__}, which cannot be hashed; "
+            "an entry point must name a module or a cardcore.Plugin"
+        ) from None
+    host._pm.register(module, name=name)
+    host._plugins.append(
+        PluginInfo(
+            name=name,
+            module=label or getattr(module, "__name__", type(module).__name__),
+            distribution=dist,
+            version=version,
+        )
+    )
+    hooks = sorted(n for n in dir(CardcoreHooks) if n.startswith("cardcore_"))
+    for attr in sorted(dir(module)):
+        impl = getattr(module, attr, None)
+        if hasattr(impl, f"{ENTRY_POINT_GROUP}_impl") and attr not in hooks:
+            host._problems.append(
+                PluginProblem(
+                    name=name,
+                    distribution=dist,
+                    error=f"{attr} is not a cardcore hook, so it is never called "
+                    f"(the hooks are {', '.join(hooks)})",
                 )
-                if len(records) > MAX_RECORDS:
-                    raise ValueError(f"{hook_name} yielded more than {MAX_RECORDS} records")
-                mine: list[tuple[str, _R]] = []
-                for rec in records:
-                    if not isinstance(rec, kind):
-                        raise TypeError(
-                            f"{hook_name} yielded {type(rec).__name__}, not {kind.__name__}"
-                        )
-                    key, stamped = _stamp(rec, info)
-                    if not isinstance(key, str) or not key:
-                        raise TypeError(
-                            f"{hook_name} yielded a {kind.__name__} whose id is {key!r}, "
-                            "not a non-empty string"
-                        )
-                    if any(key == k for k, _ in mine):
-                        raise ValueError(f"{hook_name} yielded the id {key!r} twice")
-                    mine.append((key, stamped))
-            except (Exception, SystemExit) as e:  # noqa: BLE001 - report, do not crash (even sys.exit)
-                self._problems.append(
-                    PluginProblem(
-                        name=info.name,
-                        distribution=info.distribution,
-                        error=f"register: {type(e).__name__}: {e}",
-                        details=traceback.format_exc(),
+            )
+    host._games = host._bots = host._codecs = host._hints = None
+
+
+def _load_entrypoints(host: PluginHost) -> None:
+    eps = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)
+    for ep in eps:
+        dist = ep.dist.name if ep.dist is not None else ""
+        version = ep.dist.version if ep.dist is not None else ""
+        name = ep.name
+        if host._pm.has_plugin(name):
+            if any(p.name == name and p.distribution == dist for p in host._plugins):
+                continue  # the same entry point seen twice (e.g. an editable install)
+            name = f"{dist}:{ep.name}"  # another distribution took the name first
+        try:
+            module, where = _declared_plugin(ep.load(), getattr(ep, "value", ""))
+            _register_module(host, module, name, dist, version, where)
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - a broken plugin must not break the others
+            host._problems.append(
+                PluginProblem(
+                    name=ep.name,
+                    distribution=dist,
+                    error=f"{type(e).__name__}: {e}",
+                    details=traceback.format_exc(),
+                )
+            )
+
+
+# ---- the only caller of pm.hook ---------------------------------------------------------
+
+
+def _collect(host: PluginHost) -> None:
+    if (
+        host._games is not None
+        and host._bots is not None
+        and host._codecs is not None
+        and host._hints is not None
+    ):
+        return
+    host._problems = [p for p in host._problems if not p.error.startswith("register: ")]
+    host._conflicts = []
+    games = _gather(host, "cardcore_register_games", GameSpec)
+    bots = _gather(host, "cardcore_register_bots", BotSpec)
+    codecs = _gather(host, "cardcore_register_codecs", CodecSpec)
+    hints = _gather(host, "cardcore_register_search_hints", SearchHints)
+    host._games = _resolve(host, "game", games)
+    host._bots = _resolve(host, "bot", bots)
+    host._codecs = _resolve(host, "codec", codecs)
+    host._hints = _resolve(host, "search hints", hints)
+
+
+def _gather(
+    host: PluginHost, hook_name: str, kind: type[_R]
+) -> dict[str, list[tuple[_R, PluginInfo]]]:
+    """Every record of one hook by id, with the plugin that gave it; faults reported."""
+    table: dict[str, list[tuple[_R, PluginInfo]]] = {}
+    for info in host._plugins:
+        plugin = host._pm.get_plugin(info.name)
+        if plugin is None or getattr(plugin, hook_name, None) is None:
+            continue
+        try:
+            records = list(itertools.islice(_call(host._pm, hook_name, plugin), MAX_RECORDS + 1))
+            if len(records) > MAX_RECORDS:
+                raise ValueError(f"{hook_name} yielded more than {MAX_RECORDS} records")
+            mine: list[tuple[str, _R]] = []
+            for rec in records:
+                if not isinstance(rec, kind):
+                    raise TypeError(
+                        f"{hook_name} yielded {type(rec).__name__}, not {kind.__name__}"
                     )
+                key, stamped = _stamp(rec, info)
+                if not isinstance(key, str) or not key:
+                    raise TypeError(
+                        f"{hook_name} yielded a {kind.__name__} whose id is {key!r}, "
+                        "not a non-empty string"
+                    )
+                if any(key == k for k, _ in mine):
+                    raise ValueError(f"{hook_name} yielded the id {key!r} twice")
+                mine.append((key, stamped))
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - report, do not crash (even sys.exit)
+            host._problems.append(
+                PluginProblem(
+                    name=info.name,
+                    distribution=info.distribution,
+                    error=f"register: {type(e).__name__}: {e}",
+                    details=traceback.format_exc(),
                 )
-                continue
-            for key, rec in mine:  # all or nothing: a plugin that fails registers none
-                table.setdefault(key, []).append((rec, info))
-        return table
-
-    def _resolve(
-        self, kind: _Kind, table: Mapping[str, list[tuple[_R, PluginInfo]]]
-    ) -> dict[str, _R]:
-        """One record per id; an id given by several plugins is chosen or refused."""
-        out: dict[str, _R] = {}
-        for key in sorted(table):
-            entries = table[key]
-            if len(entries) == 1:
-                out[key] = entries[0][0]
-                continue
-            providers = tuple(_provider(info) for _, info in entries)
-            want = self._prefer.get(key)
-            picked = [
-                (rec, info)
-                for rec, info in entries
-                if want is not None and want in (_norm(info.distribution), _norm(info.name))
-            ]
-            chosen = ""
-            if len(picked) == 1:
-                out[key] = picked[0][0]
-                chosen = _provider(picked[0][1])
-            self._conflicts.append(
-                PluginConflict(kind=kind, name=key, providers=providers, chosen=chosen)
             )
-        return out
+            continue
+        for key, rec in mine:  # all or nothing: a plugin that fails registers none
+            table.setdefault(key, []).append((rec, info))
+    return table
+
+
+def _resolve(
+    host: PluginHost, kind: _Kind, table: Mapping[str, list[tuple[_R, PluginInfo]]]
+) -> dict[str, _R]:
+    """One record per id; an id given by several plugins is chosen or refused."""
+    out: dict[str, _R] = {}
+    for key in sorted(table):
+        entries = table[key]
+        if len(entries) == 1:
+            out[key] = entries[0][0]
+            continue
+        providers = tuple(_provider(info) for _, info in entries)
+        want = host._prefer.get(key)
+        picked = [
+            (rec, info)
+            for rec, info in entries
+            if want is not None and want in (_norm(info.distribution), _norm(info.name))
+        ]
+        chosen = ""
+        if len(picked) == 1:
+            out[key] = picked[0][0]
+            chosen = _provider(picked[0][1])
+        host._conflicts.append(
+            PluginConflict(kind=kind, name=key, providers=providers, chosen=chosen)
+        )
+    return out
+
+
+def _check_not_refused(host: PluginHost, kind: str, name: str) -> None:
+    """Raise the conflict's :class:`PluginError` if ``name`` is an id refused for a tie."""
+    for c in host._conflicts:
+        if c.kind == kind and c.name == name and not c.resolved:
+            raise PluginError(c.message())
 
 
 def _stamp(rec: _R, info: PluginInfo) -> tuple[str, _R]:

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from cardcore._cards import parse_card
-from cardcore._engine import MatchRecord, initial_state_of, replay
 from cardcore._game import Game
+from cardcore._match_record import MatchRecord, initial_state_of, replay
 from cardcore._table import SPECTATOR, TableView, Zone
 from cardcore.cli._human_text import known_cards, move_text
 

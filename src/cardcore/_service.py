@@ -31,11 +31,12 @@ from typing import Any, Final, final
 import attrs
 
 from cardcore._botmaking import make_bot
-from cardcore._cards import parse_card
-from cardcore._engine import MatchRecord, accept
-from cardcore._game import Game, IllegalActionError, Outcome
+from cardcore._cards import Card, parse_card
+from cardcore._engine import accept
+from cardcore._game import BotSpec, Game, GameSpec, IllegalActionError, Outcome
 from cardcore._host import PluginError, PluginHost, default_host
 from cardcore._isolation import Refused
+from cardcore._match_record import MatchRecord
 from cardcore._options import OptionError, option_infos, options_to_json
 
 __all__ = ["MatchService", "ServiceError"]
@@ -68,6 +69,193 @@ class _Match:
     touched: float
     outcome: Outcome | None = None
 
+    def seat_of(self, seat: int | None) -> int:
+        """The agent's seat asked about: ``seat``, or (``None``) the one to move, or its first.
+
+        Raises:
+            ServiceError: ``seat`` is not one of the agent's.
+        """
+        if seat is None:
+            obs = self.game.observe(self.state, self.agent_seats[0])
+            to_move = obs.current_player
+            return to_move if to_move in self.agent_seats else self.agent_seats[0]
+        if seat not in self.agent_seats:
+            raise ServiceError(f"seat {seat} is not yours (your seats: {list(self.agent_seats)})")
+        return seat
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The agent's view from one of its seats (see :meth:`MatchService.observation`)."""
+        s = self.seat_of(seat)
+        obs = self.game.observe(self.state, s)
+        to_move = obs.current_player
+        out: dict[str, Any] = {
+            "match": self.id,
+            "game": self.game.name,
+            "seat": s,
+            "your_seats": list(self.agent_seats),
+            "to_move": to_move,
+            "your_turn": to_move == s and self.outcome is None,
+            "over": self.outcome is not None,
+            "text": self.game.render(obs),
+            "observation": obs.to_json(),
+            "legal_actions": [str(a) for a in obs.legal_actions] if self.outcome is None else [],
+        }
+        if self.outcome is not None:
+            out["outcome"] = self.outcome.to_json()
+        return out
+
+    def start_bots(self) -> None:
+        """Call each bot's ``start_match``; the first that raises forfeits the match."""
+        n = self.record.num_players
+        for s, bot in self.bots.items():
+            hook = getattr(bot, "start_match", None)
+            if hook is not None:
+                try:
+                    hook(self.game, s, n)
+                except Exception as e:  # noqa: BLE001 - a bot that cannot start forfeits
+                    self.forfeit(s, f"raised {type(e).__name__} in start_match: {e}")
+                    break
+
+    def play(self, s: int, action: str) -> dict[str, Any] | None:
+        """Play the agent's ``action`` (a text) for seat ``s``: ``None``, or why it is refused.
+
+        A refusal changes nothing; it says why and lists what is legal.
+        """
+        obs = self.game.observe(self.state, s)
+        legal = [str(a) for a in obs.legal_actions]
+        if self.outcome is not None or obs.current_player is None:
+            return {"ok": False, "error": "the match is over", "legal_actions": []}
+        if obs.current_player != s:
+            return {
+                "ok": False,
+                "error": f"it is seat {obs.current_player}'s turn, not seat {s}'s",
+                "legal_actions": [],
+            }
+        try:
+            chosen = self.game.parse_action(action)
+        except ValueError as e:
+            return {
+                "ok": False,
+                "error": f"cannot read {action!r}: {e}",
+                "legal_actions": legal,
+            }
+        found = accept(self.game, obs.legal_actions, str(chosen))
+        if isinstance(found, Refused):
+            return {
+                "ok": False,
+                "error": f"{action!r} is not legal now",
+                "legal_actions": legal,
+            }
+        try:
+            self.state = self.game.apply(self.state, found)
+        except IllegalActionError as e:
+            return {"ok": False, "error": e.reason, "legal_actions": legal}
+        self.actions.append(str(found))
+        return None
+
+    def advance(self, bot_seconds: float) -> None:
+        """Let the bots play until one of the agent's seats is to move or the match ends."""
+        while self.outcome is None:
+            to_move = self.game.current_player(self.state)
+            if to_move is None:
+                outcome = self.game.outcome(self.state)
+                assert outcome is not None
+                self.finish(outcome)
+                return
+            if to_move in self.agent_seats:
+                return
+            obs = self.game.observe(self.state, to_move)
+            legal = obs.legal_actions
+            action, why = _bot_act(self.bots[to_move], obs, bot_seconds)
+            if why is None:
+                chosen = accept(self.game, legal, action)
+                if isinstance(chosen, Refused):
+                    why = str(chosen)
+                else:
+                    self.state = self.game.apply(self.state, chosen)
+                    self.actions.append(str(chosen))
+                    continue
+            self.forfeit(to_move, why)
+
+    def forfeit(self, seat: int, why: str) -> None:
+        """End the match with ``seat`` forfeiting, for the reason ``why``."""
+        n = self.record.num_players
+        self.finish(Outcome.forfeited(n, seat, f"seat {seat} {why}", self.game.teams(n)))
+
+    def finish(self, outcome: Outcome) -> None:
+        """End the match with ``outcome``; then every bot's ``end_match``."""
+        self.outcome = outcome
+        for bot in self.bots.values():
+            end = getattr(bot, "end_match", None)
+            if end is not None:
+                with contextlib.suppress(Exception):  # the result stands whatever a bot does
+                    end(outcome)
+
+    def legal(self, seat: int | None) -> dict[str, Any]:
+        """What :meth:`MatchService.legal_actions` answers."""
+        s = self.seat_of(seat)
+        obs = self.game.observe(self.state, s)
+        return {
+            "match": self.id,
+            "seat": s,
+            "to_move": obs.current_player,
+            "legal_actions": [str(a) for a in obs.legal_actions],
+        }
+
+    def result(self) -> dict[str, Any]:
+        """What :meth:`MatchService.result` answers."""
+        if self.outcome is None:
+            obs = self.game.observe(self.state, self.agent_seats[0])
+            return {"match": self.id, "over": False, "to_move": obs.current_player}
+        return {
+            "match": self.id,
+            "over": True,
+            "outcome": self.outcome.to_json(),
+            "record": self.full_record().to_json(),
+        }
+
+    def full_record(self) -> MatchRecord:
+        """The record so far: the actions played, and the outcome once there is one."""
+        return attrs.evolve(self.record, actions=tuple(self.actions), outcome=self.outcome)
+
+
+class _Running(dict[str, _Match]):
+    """The running matches by id; one nobody asked about for too long is dropped."""
+
+    def __init__(self, idle_seconds: float, max_matches: int, clock: Callable[[], float]) -> None:
+        super().__init__()
+        self.idle_seconds = idle_seconds
+        self.max_matches = max_matches
+        self.clock = clock
+
+    def sweep(self) -> None:
+        """Drop the matches idle for longer than ``idle_seconds``."""
+        now = self.clock()
+        for k in [k for k, m in self.items() if now - m.touched > self.idle_seconds]:
+            del self[k]
+
+    def check_room(self) -> None:
+        """Raise :class:`ServiceError` if no other match may start now."""
+        self.sweep()
+        if len(self) >= self.max_matches:
+            raise ServiceError(
+                f"{len(self)} matches are running (at most {self.max_matches}); close one first"
+            )
+
+    def touch(self, match_id: str) -> _Match:
+        """A running match, marked as asked about now.
+
+        Raises:
+            ServiceError: no such match (the message lists the running ones).
+        """
+        self.sweep()
+        m = self.get(match_id)
+        if m is None:
+            known = ", ".join(sorted(self)) or "none"
+            raise ServiceError(f"no match {match_id!r} (running: {known})")
+        m.touched = self.clock()
+        return m
+
 
 def _players(
     game: str, rules: Game[Any, Any, Any], players: int | None, agent: int, bots: int
@@ -88,6 +276,151 @@ def _players(
     if not low <= n <= high:
         raise ServiceError(f"{game} is for {low}-{high} players, not {n}")
     return n
+
+
+def _seats(
+    game: str,
+    rules: Game[Any, Any, Any],
+    seats: Sequence[int],
+    bots: Sequence[str],
+    players: int | None,
+) -> tuple[tuple[int, ...], int, list[int]]:
+    """The agent's seats (sorted), the number of seats, and the other seats, once checked.
+
+    Raises:
+        ServiceError: naming the seat, count or bot list that does not fit.
+    """
+    mine = tuple(sorted(set(seats)))
+    if len(mine) != len(seats):
+        raise ServiceError(f"seats must be different seats, got {list(seats)}")
+    n = _players(game, rules, players, len(mine), len(bots))
+    if not mine or any(not 0 <= s < n for s in mine):
+        raise ServiceError(f"seats must be among 0-{n - 1}, got {list(seats)}")
+    others = [s for s in range(n) if s not in mine]
+    if others and not bots:
+        raise ServiceError("name at least one bot for the other seats")
+    if len(bots) > 1 and len(bots) != len(others):
+        raise ServiceError(
+            f"{len(bots)} bots for {len(others)} other seat(s) of a {n}-player "
+            f"{game} match: name one bot for all of them, or exactly {len(others)}"
+        )
+    return mine, n, others
+
+
+def _seat_bots(
+    host: PluginHost,
+    rules: Game[Any, Any, Any],
+    bots: Sequence[str],
+    others: Sequence[int],
+    n: int,
+    seed: int,
+) -> tuple[dict[int, Any], list[str]]:
+    """The bot of each other seat, and every seat's name (``agent`` for the agent's).
+
+    Raises:
+        ServiceError: a bot that cannot be made, with the reason.
+    """
+    table: dict[int, Any] = {}
+    names = ["agent"] * n
+    for i, s in enumerate(others):
+        bot_name = bots[i % len(bots)]
+        try:
+            table[s] = make_bot(bot_name, {}, rules, seed=seed * 1009 + s, host=host)
+        except (PluginError, ValueError, TypeError) as e:
+            raise ServiceError(f"bot {bot_name!r}: {e}") from None
+        names[s] = bot_name
+    return table, names
+
+
+def _deal(
+    rules: Game[Any, Any, Any], n: int, seed: int, deck: Sequence[str] | None
+) -> tuple[tuple[Card, ...] | None, Any]:
+    """The stacked deck's cards (if any) and the first state.
+
+    Raises:
+        ServiceError: a card that does not read, or a deal the rules refuse.
+    """
+    cards = None
+    if deck is not None:
+        try:
+            cards = tuple(parse_card(c) for c in deck)
+        except ValueError as e:
+            raise ServiceError(f"deck: {e}") from None
+    try:
+        state = rules.initial_state(n, seed, deck=cards)
+    except (ValueError, IllegalActionError) as e:
+        raise ServiceError(f"cannot deal: {e}") from None
+    return cards, state
+
+
+def _game_entry(name: str, spec: GameSpec, bots: Mapping[str, BotSpec]) -> dict[str, Any]:
+    """One game of :meth:`MatchService.list_games`."""
+    return {
+        "game": name,
+        "title": spec.title,
+        "description": spec.description,
+        "players": [spec.min_players, spec.max_players],
+        "presets": sorted(spec.presets),
+        "options": [
+            {
+                "name": o.name,
+                "default": o.default,
+                "allowed": o.allowed(),
+                "doc": o.doc,
+            }
+            for o in option_infos(spec.options_type)
+        ],
+        "bots": sorted(b for b, bs in bots.items() if not bs.games or name in bs.games),
+        "has_rules": bool(spec.rules_text.strip()),
+    }
+
+
+def _rules_entry(host: PluginHost, game: str) -> dict[str, Any]:
+    """What :meth:`MatchService.rules` answers.
+
+    Raises:
+        ServiceError: an unknown game, or one whose plugin ships no rules text.
+    """
+    try:
+        spec = host.game_spec(game)
+    except PluginError as e:
+        raise ServiceError(str(e).strip("'\"")) from None
+    if not spec.rules_text.strip():
+        raise ServiceError(
+            f"game {game!r} ships no rules text; list_games gives its options and presets"
+        )
+    return {
+        "game": spec.name,
+        "title": spec.title,
+        "players": [spec.min_players, spec.max_players],
+        "presets": sorted(spec.presets),
+        "rules": spec.rules_text,
+    }
+
+
+def _first_record(
+    game: str,
+    spec: GameSpec,
+    rules: Game[Any, Any, Any],
+    n: int,
+    seed: int,
+    preset: str,
+    cards: Sequence[Card] | None,
+    names: Sequence[str],
+) -> MatchRecord:
+    """The record of a match about to start: no action yet, no outcome."""
+    return MatchRecord(
+        game=game,
+        distribution=spec.distribution,
+        version=spec.version,
+        options=options_to_json(rules.options),
+        num_players=n,
+        seed=seed,
+        actions=(),
+        preset=preset,
+        deck=tuple(str(c) for c in cards) if cards is not None else None,
+        bots=tuple(names),
+    )
 
 
 def _bot_act(bot: Any, observation: Any, limit: float) -> tuple[Any, str | None]:
@@ -152,10 +485,7 @@ class MatchService:
         self._deals = itertools.count()
         self._host = host if host is not None else default_host()
         self._bot_seconds = bot_seconds
-        self._idle_seconds = idle_seconds
-        self._max_matches = max_matches
-        self._clock = clock
-        self._matches: dict[str, _Match] = {}
+        self._matches = _Running(idle_seconds, max_matches, clock)
         self._ids = itertools.count(1)
         self._lock = threading.RLock()
 
@@ -163,30 +493,8 @@ class MatchService:
 
     def list_games(self) -> list[dict[str, Any]]:
         """Every installed game: id, title, players, presets, options and its bots."""
-        out = []
         bots = self._host.bots()
-        for name, spec in sorted(self._host.games().items()):
-            out.append(
-                {
-                    "game": name,
-                    "title": spec.title,
-                    "description": spec.description,
-                    "players": [spec.min_players, spec.max_players],
-                    "presets": sorted(spec.presets),
-                    "options": [
-                        {
-                            "name": o.name,
-                            "default": o.default,
-                            "allowed": o.allowed(),
-                            "doc": o.doc,
-                        }
-                        for o in option_infos(spec.options_type)
-                    ],
-                    "bots": sorted(b for b, bs in bots.items() if not bs.games or name in bs.games),
-                    "has_rules": bool(spec.rules_text.strip()),
-                }
-            )
-        return out
+        return [_game_entry(name, spec, bots) for name, spec in sorted(self._host.games().items())]
 
     def rules(self, game: str) -> dict[str, Any]:
         """A game's rules as its plugin ships them (Markdown), with its players and presets.
@@ -194,23 +502,14 @@ class MatchService:
         Raises:
             ServiceError: an unknown game, or one whose plugin ships no rules text.
         """
-        try:
-            spec = self._host.game_spec(game)
-        except PluginError as e:
-            raise ServiceError(str(e).strip("'\"")) from None
-        if not spec.rules_text.strip():
-            raise ServiceError(
-                f"game {game!r} ships no rules text; list_games gives its options and presets"
-            )
-        return {
-            "game": spec.name,
-            "title": spec.title,
-            "players": [spec.min_players, spec.max_players],
-            "presets": sorted(spec.presets),
-            "rules": spec.rules_text,
-        }
+        return _rules_entry(self._host, game)
 
-    def _draw_seed(self) -> int:
+    def _seed_for(self, seed: int | None) -> int:
+        """The seed asked for, once checked, or (``None``) the service's next one."""
+        if seed is not None:
+            if seed < 0:
+                raise ServiceError(f"seed must be a whole number >= 0, not {seed}")
+            return seed
         n = next(self._deals)
         return secrets.randbits(63) if self._seed is None else self._seed + n
 
@@ -252,87 +551,29 @@ class MatchService:
             ServiceError: naming what is wrong (game, option, seat, bot, too many matches).
         """
         with self._lock:
-            self._sweep()
-            if len(self._matches) >= self._max_matches:
-                raise ServiceError(
-                    f"{len(self._matches)} matches are running (at most {self._max_matches}); "
-                    "close one first"
-                )
+            self._matches.check_room()
             try:
                 rules = self._host.load_game(game, preset=preset, **dict(options or {}))
             except (PluginError, OptionError) as e:
                 raise ServiceError(str(e).strip("'\"")) from None
-            mine = tuple(sorted(set(seats)))
-            if len(mine) != len(seats):
-                raise ServiceError(f"seats must be different seats, got {list(seats)}")
-            n = _players(game, rules, players, len(mine), len(bots))
-            if not mine or any(not 0 <= s < n for s in mine):
-                raise ServiceError(f"seats must be among 0-{n - 1}, got {list(seats)}")
-            others = [s for s in range(n) if s not in mine]
-            if others and not bots:
-                raise ServiceError("name at least one bot for the other seats")
-            if len(bots) > 1 and len(bots) != len(others):
-                raise ServiceError(
-                    f"{len(bots)} bots for {len(others)} other seat(s) of a {n}-player "
-                    f"{game} match: name one bot for all of them, or exactly {len(others)}"
-                )
-            if seed is None:
-                seed = self._draw_seed()
-            elif seed < 0:
-                raise ServiceError(f"seed must be a whole number >= 0, not {seed}")
-            table: dict[int, Any] = {}
-            names = ["agent"] * n
-            for i, s in enumerate(others):
-                bot_name = bots[i % len(bots)]
-                try:
-                    table[s] = make_bot(bot_name, {}, rules, seed=seed * 1009 + s, host=self._host)
-                except (PluginError, ValueError, TypeError) as e:
-                    raise ServiceError(f"bot {bot_name!r}: {e}") from None
-                names[s] = bot_name
-            cards = None
-            if deck is not None:
-                try:
-                    cards = tuple(parse_card(c) for c in deck)
-                except ValueError as e:
-                    raise ServiceError(f"deck: {e}") from None
-            try:
-                state = rules.initial_state(n, seed, deck=cards)
-            except (ValueError, IllegalActionError) as e:
-                raise ServiceError(f"cannot deal: {e}") from None
-            match_id = f"m{next(self._ids)}"
+            mine, n, others = _seats(game, rules, seats, bots, players)
+            seed = self._seed_for(seed)
+            table, names = _seat_bots(self._host, rules, bots, others, n, seed)
+            cards, state = _deal(rules, n, seed, deck)
             spec = self._host.game_spec(game)
-            record = MatchRecord(
-                game=game,
-                distribution=spec.distribution,
-                version=spec.version,
-                options=options_to_json(rules.options),
-                num_players=n,
-                seed=seed,
-                actions=(),
-                preset=preset,
-                deck=tuple(str(c) for c in cards) if cards is not None else None,
-                bots=tuple(names),
-            )
             match = _Match(
-                id=match_id,
+                id=f"m{next(self._ids)}",
                 game=rules,
                 state=state,
-                record=record,
+                record=_first_record(game, spec, rules, n, seed, preset, cards, names),
                 agent_seats=mine,
                 bots=table,
                 actions=[],
-                touched=self._clock(),
+                touched=self._matches.clock(),
             )
-            for s, bot in table.items():
-                hook = getattr(bot, "start_match", None)
-                if hook is not None:
-                    try:
-                        hook(rules, s, n)
-                    except Exception as e:  # noqa: BLE001 - a bot that cannot start forfeits
-                        self._forfeit(match, s, f"raised {type(e).__name__} in start_match: {e}")
-                        break
-            self._matches[match_id] = match
-            self._advance(match)
+            match.start_bots()
+            self._matches[match.id] = match
+            match.advance(self._bot_seconds)
             return self._view(match, None)
 
     def observation(self, match_id: str, seat: int | None = None) -> dict[str, Any]:
@@ -348,20 +589,12 @@ class MatchService:
             ServiceError: unknown match or a seat that is not the agent's.
         """
         with self._lock:
-            return self._view(self._get(match_id), seat)
+            return self._view(self._matches.touch(match_id), seat)
 
     def legal_actions(self, match_id: str, seat: int | None = None) -> dict[str, Any]:
         """The legal actions of one of the agent's seats, as texts (empty when not to move)."""
         with self._lock:
-            m = self._get(match_id)
-            s = self._seat(m, seat)
-            obs = m.game.observe(m.state, s)
-            return {
-                "match": m.id,
-                "seat": s,
-                "to_move": obs.current_player,
-                "legal_actions": [str(a) for a in obs.legal_actions],
-            }
+            return self._matches.touch(match_id).legal(seat)
 
     def play(self, match_id: str, action: str, seat: int | None = None) -> dict[str, Any]:
         """Play an action (by its text) for one of the agent's seats.
@@ -375,148 +608,34 @@ class MatchService:
             ServiceError: unknown match or a seat that is not the agent's.
         """
         with self._lock:
-            m = self._get(match_id)
-            s = self._seat(m, seat)
-            obs = m.game.observe(m.state, s)
-            legal = [str(a) for a in obs.legal_actions]
-            if m.outcome is not None or obs.current_player is None:
-                return {"ok": False, "error": "the match is over", "legal_actions": []}
-            if obs.current_player != s:
-                return {
-                    "ok": False,
-                    "error": f"it is seat {obs.current_player}'s turn, not seat {s}'s",
-                    "legal_actions": [],
-                }
-            try:
-                chosen = m.game.parse_action(action)
-            except ValueError as e:
-                return {
-                    "ok": False,
-                    "error": f"cannot read {action!r}: {e}",
-                    "legal_actions": legal,
-                }
-            found = accept(m.game, obs.legal_actions, str(chosen))
-            if isinstance(found, Refused):
-                return {
-                    "ok": False,
-                    "error": f"{action!r} is not legal now",
-                    "legal_actions": legal,
-                }
-            try:
-                m.state = m.game.apply(m.state, found)
-            except IllegalActionError as e:
-                return {"ok": False, "error": e.reason, "legal_actions": legal}
-            m.actions.append(str(found))
-            self._advance(m)
+            m = self._matches.touch(match_id)
+            s = m.seat_of(seat)
+            refused = m.play(s, action)
+            if refused is not None:
+                return refused
+            m.advance(self._bot_seconds)
             return {"ok": True, **self._view(m, s)}
 
     def result(self, match_id: str) -> dict[str, Any]:
         """Whether the match is over; once it is, the outcome and the whole match record."""
         with self._lock:
-            m = self._get(match_id)
-            if m.outcome is None:
-                obs = m.game.observe(m.state, m.agent_seats[0])
-                return {"match": m.id, "over": False, "to_move": obs.current_player}
-            return {
-                "match": m.id,
-                "over": True,
-                "outcome": m.outcome.to_json(),
-                "record": self._record(m).to_json(),
-            }
+            return self._matches.touch(match_id).result()
 
     def close(self, match_id: str) -> dict[str, Any]:
         """Drop a match (finished or not)."""
         with self._lock:
-            self._get(match_id)
+            self._matches.touch(match_id)
             del self._matches[match_id]
             return {"match": match_id, "closed": True}
 
     def matches(self) -> list[str]:
         """The ids of the running matches."""
         with self._lock:
-            self._sweep()
+            self._matches.sweep()
             return sorted(self._matches)
 
     # ---- inside --------------------------------------------------------------------
 
-    def _get(self, match_id: str) -> _Match:
-        self._sweep()
-        m = self._matches.get(match_id)
-        if m is None:
-            known = ", ".join(sorted(self._matches)) or "none"
-            raise ServiceError(f"no match {match_id!r} (running: {known})")
-        m.touched = self._clock()
-        return m
-
-    def _sweep(self) -> None:
-        now = self._clock()
-        for k in [k for k, m in self._matches.items() if now - m.touched > self._idle_seconds]:
-            del self._matches[k]
-
-    def _seat(self, m: _Match, seat: int | None) -> int:
-        if seat is None:
-            obs = m.game.observe(m.state, m.agent_seats[0])
-            to_move = obs.current_player
-            return to_move if to_move in m.agent_seats else m.agent_seats[0]
-        if seat not in m.agent_seats:
-            raise ServiceError(f"seat {seat} is not yours (your seats: {list(m.agent_seats)})")
-        return seat
-
     def _view(self, m: _Match, seat: int | None) -> dict[str, Any]:
-        s = self._seat(m, seat)
-        obs = m.game.observe(m.state, s)
-        to_move = obs.current_player
-        out: dict[str, Any] = {
-            "match": m.id,
-            "game": m.game.name,
-            "seat": s,
-            "your_seats": list(m.agent_seats),
-            "to_move": to_move,
-            "your_turn": to_move == s and m.outcome is None,
-            "over": m.outcome is not None,
-            "text": m.game.render(obs),
-            "observation": obs.to_json(),
-            "legal_actions": [str(a) for a in obs.legal_actions] if m.outcome is None else [],
-        }
-        if m.outcome is not None:
-            out["outcome"] = m.outcome.to_json()
-        return out
-
-    def _advance(self, m: _Match) -> None:
-        """Let the bots play until one of the agent's seats is to move or the match ends."""
-        while m.outcome is None:
-            to_move = m.game.current_player(m.state)
-            if to_move is None:
-                outcome = m.game.outcome(m.state)
-                assert outcome is not None
-                self._finish(m, outcome)
-                return
-            if to_move in m.agent_seats:
-                return
-            obs = m.game.observe(m.state, to_move)
-            legal = obs.legal_actions
-            action, why = _bot_act(m.bots[to_move], obs, self._bot_seconds)
-            if why is None:
-                chosen = accept(m.game, legal, action)
-                if isinstance(chosen, Refused):
-                    why = str(chosen)
-                else:
-                    m.state = m.game.apply(m.state, chosen)
-                    m.actions.append(str(chosen))
-                    continue
-            self._forfeit(m, to_move, why)
-
-    def _forfeit(self, m: _Match, seat: int, why: str) -> None:
-        n = m.record.num_players
-        self._finish(m, Outcome.forfeited(n, seat, f"seat {seat} {why}", m.game.teams(n)))
-
-    def _finish(self, m: _Match, outcome: Outcome) -> None:
-        m.outcome = outcome
-        for bot in m.bots.values():
-            end = getattr(bot, "end_match", None)
-            if end is not None:
-                with contextlib.suppress(Exception):  # the result stands whatever a bot does
-                    end(outcome)
-
-    def _record(self, m: _Match) -> MatchRecord:
-        return attrs.evolve(m.record, actions=tuple(m.actions), outcome=m.outcome)
+        """Every answer about a running match is built here, from one agent seat's view."""
+        return m.view(seat)

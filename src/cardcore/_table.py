@@ -178,14 +178,7 @@ class CardTable(NamedTuple):
     """Per seat, the bitmask of cards whose location the seat knows."""
 
     def __repr__(self) -> str:
-        parts = []
-        for z, m in zip(self.layout.zones, self.masks, strict=True):
-            if z.ordered:
-                cards = " ".join(str(Card.of(c)) for c in self.orders[self.layout.index[z.name]])
-            else:
-                cards = " ".join(str(c) for c in cards_of(m))
-            parts.append(f"{z.name}=[{cards}]")
-        return "CardTable(" + ", ".join(parts) + ")"
+        return _table_repr(self)
 
     # ---- reading -------------------------------------------------------------------
 
@@ -285,10 +278,7 @@ class CardTable(NamedTuple):
         """Move a set of cards (a mask) between two unordered zones, openly."""
         masks = list(self.masks)
         if masks[src] & cards != cards:
-            missing = cards_of(cards & ~masks[src])
-            raise ValueError(
-                f"{' '.join(map(str, missing))} not in zone {self.layout.zones[src].name!r}"
-            )
+            raise _not_in(self, cards & ~masks[src], src)
         zones = self.layout.zones
         if zones[src].ordered or zones[dst].ordered:
             table = self
@@ -368,30 +358,7 @@ class CardTable(NamedTuple):
         Raises:
             AssertionError: naming the broken invariant.
         """
-        seen = 0
-        for z, m in zip(self.layout.zones, self.masks, strict=True):
-            if seen & m:
-                dup = " ".join(map(str, cards_of(seen & m)))
-                raise AssertionError(f"card conservation: {dup} in two zones (also {z.name})")
-            seen |= m
-            if z.ordered:
-                o = self.orders[self.layout.index[z.name]]
-                om = 0
-                for c in o:
-                    om |= 1 << c
-                if om != m or len(o) != m.bit_count():
-                    raise AssertionError(f"zone {z.name}: order and contents disagree")
-        if seen != self.layout.deck:
-            lost = " ".join(map(str, cards_of(self.layout.deck & ~seen)))
-            extra = " ".join(map(str, cards_of(seen & ~self.layout.deck)))
-            raise AssertionError(f"card conservation: missing [{lost}] extra [{extra}]")
-        for i, m in enumerate(self.masks):
-            w = self.layout.watchers[i]
-            for s in range(self.layout.num_seats):
-                if (w >> s) & 1 and self.known[s] & m != m:
-                    raise AssertionError(
-                        f"seat {s} can look into {self.layout.zones[i].name} but does not know it"
-                    )
+        _check(self)
 
 
 _new_table: Callable[
@@ -404,6 +371,52 @@ new_table = _new_table
 
 For games that update the table directly in a hot path; a test should show that what
 they build equals the same moves made through :meth:`CardTable.move`."""
+
+
+def _not_in(table: CardTable, missing: int, zone: int) -> ValueError:
+    """The error for cards (a mask) that a move expected in ``zone`` but are not there."""
+    names = " ".join(map(str, cards_of(missing)))
+    return ValueError(f"{names} not in zone {table.layout.zones[zone].name!r}")
+
+
+def _table_repr(table: CardTable) -> str:
+    """``CardTable(hand0=[...], ...)``: each zone's cards, an ordered zone's bottom first."""
+    parts = []
+    for z, m in zip(table.layout.zones, table.masks, strict=True):
+        if z.ordered:
+            cards = " ".join(str(Card.of(c)) for c in table.orders[table.layout.index[z.name]])
+        else:
+            cards = " ".join(str(c) for c in cards_of(m))
+        parts.append(f"{z.name}=[{cards}]")
+    return "CardTable(" + ", ".join(parts) + ")"
+
+
+def _check(table: CardTable) -> None:
+    """:meth:`CardTable.check`: raise an AssertionError naming a broken invariant."""
+    seen = 0
+    for z, m in zip(table.layout.zones, table.masks, strict=True):
+        if seen & m:
+            dup = " ".join(map(str, cards_of(seen & m)))
+            raise AssertionError(f"card conservation: {dup} in two zones (also {z.name})")
+        seen |= m
+        if z.ordered:
+            o = table.orders[table.layout.index[z.name]]
+            om = 0
+            for c in o:
+                om |= 1 << c
+            if om != m or len(o) != m.bit_count():
+                raise AssertionError(f"zone {z.name}: order and contents disagree")
+    if seen != table.layout.deck:
+        lost = " ".join(map(str, cards_of(table.layout.deck & ~seen)))
+        extra = " ".join(map(str, cards_of(seen & ~table.layout.deck)))
+        raise AssertionError(f"card conservation: missing [{lost}] extra [{extra}]")
+    for i, m in enumerate(table.masks):
+        w = table.layout.watchers[i]
+        for s in range(table.layout.num_seats):
+            if (w >> s) & 1 and table.known[s] & m != m:
+                raise AssertionError(
+                    f"seat {s} can look into {table.layout.zones[i].name} but does not know it"
+                )
 
 
 def _project(table: CardTable, seat: int) -> _Parts:

@@ -35,7 +35,7 @@ def test_a_seat_view_holds_only_what_that_seat_knew(game_id: str) -> None:
     game, record = _record(game_id)
     seat = 1
     data = _embedded(replay_html(record, game, seat))
-    from cardcore._engine import initial_state_of, replay
+    from cardcore._match_record import initial_state_of, replay
 
     states = [initial_state_of(record, game)] + [s.after for s in replay(record, game)]
     assert len(data["frames"]) == len(states) == len(record.actions) + 1
@@ -82,7 +82,7 @@ def test_every_seat_view_gives_each_seat_its_own_text() -> None:
     """Beside hands drawn face up, the text is each seat's own, never the onlooker's."""
     game, record = _record()
     data = replay_data(record, game, ALL_SEATS)
-    from cardcore._engine import initial_state_of
+    from cardcore._match_record import initial_state_of
 
     first = data["frames"][0]
     state = initial_state_of(record, game)

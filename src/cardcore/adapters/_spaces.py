@@ -13,9 +13,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from cardcore._actions import CardSubsets, ConcatActions
 from cardcore._game import Game
 from cardcore._host import PluginHost, default_host
+from cardcore._lazy import CardSubsets, ConcatActions
 from cardcore.adapters._codec import ActionIndex, Codec, TableCodec
 from cardcore.adapters._registry import CodecRegistry, default_registry
 

@@ -11,10 +11,10 @@ from typing import Any, Final
 
 from cardcore import __version__
 from cardcore._botmaking import host_preferences, make_bot
-from cardcore._engine import MatchRecord, RecordError, verify
 from cardcore._game import Outcome
 from cardcore._host import PluginError, PluginHost, default_host
 from cardcore._isolation import START_SECONDS, IsolatedBot
+from cardcore._match_record import MatchRecord, RecordError, verify
 from cardcore._options import options_to_json
 from cardcore._sandbox import Sandbox, sandbox_problem
 from cardcore.arena._bots import BotEntry, resolve_bots

@@ -97,6 +97,41 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
+def _connect(path: str | Path | None) -> sqlite3.Connection:
+    """The arena database at ``path`` (``None``: in memory), its schema made or checked.
+
+    Raises:
+        ArenaError: the file cannot be opened, is not an arena database, or has another
+            schema version.
+    """
+    try:
+        db = sqlite3.connect(":memory:" if path is None else str(path))
+    except sqlite3.Error as e:
+        raise ArenaError(f"cannot open the arena database {path}: {e}") from None
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            raise ArenaError(
+                f"{path} has arena schema {version}; this cardcore reads {SCHEMA_VERSION}"
+            )
+        if path is not None:
+            db.execute("PRAGMA journal_mode=WAL")
+        # WAL with synchronous=NORMAL: a commit survives a crash of this process.
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=10000")
+        with db:
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    except sqlite3.DatabaseError as e:
+        db.close()
+        raise ArenaError(f"{path} is not a usable arena database: {e}") from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
 @final
 class Store:
     """An open arena database.
@@ -108,31 +143,7 @@ class Store:
 
     def __init__(self, path: str | Path | None) -> None:
         self.path = None if path is None else Path(path)
-        try:
-            self._db = sqlite3.connect(":memory:" if path is None else str(path))
-        except sqlite3.Error as e:
-            raise ArenaError(f"cannot open the arena database {path}: {e}") from None
-        try:
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise ArenaError(
-                    f"{path} has arena schema {version}; this cardcore reads {SCHEMA_VERSION}"
-                )
-            if path is not None:
-                self._db.execute("PRAGMA journal_mode=WAL")
-            # WAL with synchronous=NORMAL: a commit survives a crash of this process.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.execute("PRAGMA busy_timeout=10000")
-            with self._db:
-                self._db.executescript(_SCHEMA)
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as e:
-            self._db.close()
-            raise ArenaError(f"{path} is not a usable arena database: {e}") from None
-        except BaseException:
-            self._db.close()
-            raise
+        self._db = _connect(path)
 
     def close(self) -> None:
         """Close the database."""
@@ -182,34 +193,7 @@ class Store:
             ArenaError: a run of that name exists with another configuration.
         """
         with self._guard():
-            self._open_run(name, config, fresh=fresh, version=version)
-
-    def _open_run(self, name: str, config: Mapping[str, Any], *, fresh: bool, version: str) -> None:
-        text = json.dumps(config, sort_keys=True)
-        with self._db:
-            if fresh:
-                self._db.execute("DELETE FROM games WHERE run = ?", (name,))
-                self._db.execute("DELETE FROM runs WHERE name = ?", (name,))
-            row = self._db.execute("SELECT config FROM runs WHERE name = ?", (name,)).fetchone()
-            if row is None:
-                self._db.execute(
-                    "INSERT INTO runs (name, config, created, cardcore) VALUES (?, ?, ?, ?)",
-                    (name, text, _now(), version),
-                )
-                return
-        stored = json.loads(row[0])
-        if stored != json.loads(text):
-            diff = ", ".join(
-                f"{k}: {_short(stored.get(k))} then, {_short(config.get(k))} now"
-                for k in sorted(set(stored) | set(config))
-                if stored.get(k) != config.get(k)
-            )
-            where = self.path if self.path is not None else "the database"
-            raise ArenaError(
-                f"run {name!r} in {where} was started with another configuration ({diff}); "
-                f"use --name to store this one as a new run, or --fresh to discard run "
-                f"{name!r} and start it over"
-            )
+            _open_run(self, name, config, fresh=fresh, version=version)
 
     def deal_secret(self, run: str, *, draw: bool) -> str | None:
         """The secret mixed into the run's deal seeds: the stored one, or one drawn now.
@@ -296,36 +280,69 @@ class Store:
             query += " AND deal < ?"
             args += (deals,)
         with self._guard():
-            yield from self._rows(
+            yield from _game_rows(
                 self._db.execute(query + " ORDER BY deal, arrangement", args), records
             )
 
-    def _rows(self, cursor: Any, records: bool) -> Iterator[GameRow]:
-        for r in cursor:
-            problems: list[str] = []
-            seats = _cell(r[3], "seats", list, problems)
-            bot_seeds = _cell(r[5], "bot_seeds", list, problems)
-            outcome = None if r[11] is None else _cell(r[11], "outcome", dict, problems)
-            record = None
-            if records and r[12] is not None:
-                record = _cell(r[12], "record", dict, problems)
-            damage = "damaged row: " + "; ".join(problems) if problems else None
-            yield GameRow(
-                deal=r[0],
-                arrangement=r[1],
-                status=r[2],
-                seats=() if damage else tuple(seats),
-                seed=r[4],
-                bot_seeds=() if damage else tuple(bot_seeds),
-                forfeit=None if damage else r[6],
-                reason=r[7],
-                decisions=r[8],
-                attempts=r[9],
-                seconds=r[10],
-                outcome=None if damage else outcome,
-                record=None if damage else record,
-                damage=damage,
+
+def _game_rows(cursor: Any, records: bool) -> Iterator[GameRow]:
+    """The games of a query's rows; a row whose JSON cells do not read is marked damaged."""
+    for r in cursor:
+        problems: list[str] = []
+        seats = _cell(r[3], "seats", list, problems)
+        bot_seeds = _cell(r[5], "bot_seeds", list, problems)
+        outcome = None if r[11] is None else _cell(r[11], "outcome", dict, problems)
+        record = None
+        if records and r[12] is not None:
+            record = _cell(r[12], "record", dict, problems)
+        damage = "damaged row: " + "; ".join(problems) if problems else None
+        yield GameRow(
+            deal=r[0],
+            arrangement=r[1],
+            status=r[2],
+            seats=() if damage else tuple(seats),
+            seed=r[4],
+            bot_seeds=() if damage else tuple(bot_seeds),
+            forfeit=None if damage else r[6],
+            reason=r[7],
+            decisions=r[8],
+            attempts=r[9],
+            seconds=r[10],
+            outcome=None if damage else outcome,
+            record=None if damage else record,
+            damage=damage,
+        )
+
+
+def _open_run(
+    store: Store, name: str, config: Mapping[str, Any], *, fresh: bool, version: str
+) -> None:
+    """:meth:`Store.open_run`, inside its guard."""
+    text = json.dumps(config, sort_keys=True)
+    with store._db:
+        if fresh:
+            store._db.execute("DELETE FROM games WHERE run = ?", (name,))
+            store._db.execute("DELETE FROM runs WHERE name = ?", (name,))
+        row = store._db.execute("SELECT config FROM runs WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            store._db.execute(
+                "INSERT INTO runs (name, config, created, cardcore) VALUES (?, ?, ?, ?)",
+                (name, text, _now(), version),
             )
+            return
+    stored = json.loads(row[0])
+    if stored != json.loads(text):
+        diff = ", ".join(
+            f"{k}: {_short(stored.get(k))} then, {_short(config.get(k))} now"
+            for k in sorted(set(stored) | set(config))
+            if stored.get(k) != config.get(k)
+        )
+        where = store.path if store.path is not None else "the database"
+        raise ArenaError(
+            f"run {name!r} in {where} was started with another configuration ({diff}); "
+            f"use --name to store this one as a new run, or --fresh to discard run "
+            f"{name!r} and start it over"
+        )
 
 
 def _cell(text: Any, name: str, kind: type, problems: list[str]) -> Any:

@@ -26,9 +26,10 @@ from typing import Any, Final, final
 import attrs
 
 from cardcore._botmaking import host_for, make_bot, preference_key
-from cardcore._engine import MatchRecord, Watch, _Match
+from cardcore._engine import Watch, _Match
 from cardcore._game import Game, Outcome
 from cardcore._isolation import TIME_MARGIN, BotProcess, IsolatedBot
+from cardcore._match_record import MatchRecord
 from cardcore._sandbox import MEMORY_LIMIT, Sandbox, end_strays, limit_memory, process_tree
 
 __all__ = ["Job", "Result", "SharedWatch", "forfeit_result", "play_job", "play_job_watched"]

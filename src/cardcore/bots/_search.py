@@ -12,20 +12,19 @@ then use them by default, and every hint can be overridden by an option.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import itertools
 import math
 import random
 import time
 import weakref
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Self, final
 
 from cardcore._game import Game
 from cardcore._hooks import SearchHints
 from cardcore.bots._parallel import RootPool, check_workers, split
+from cardcore.bots._tree import _budget, _collector_paused, _Edge, _Node
 
 __all__ = ["ISMCTSBot", "PIMCBot"]
 
@@ -42,28 +41,6 @@ SeatPolicies = Callable[[int], Callable[[Any], Any]]
 
 _clock: Callable[[], float] = time.perf_counter
 """The clock that time budgets are measured on (tests replace it with a counter)."""
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Hold off Python's cyclic garbage collector for the length of one search.
-
-    A search allocates tens of thousands of short-lived objects a second, so the
-    collector runs often, and a full collection of a large heap takes 30-100 ms: one
-    that starts just before the deadline makes the decision overshoot a 1 s budget by
-    10%. The search creates no reference cycles (its trees and play-outs are freed by
-    reference counting alone), so pausing the collector loses no memory; it is switched
-    back on afterwards, also when the game raises, and left alone if the caller had
-    switched it off.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def game_hints(game: Game[Any, Any, Any]) -> SearchHints:
@@ -267,57 +244,6 @@ def _resolve(
     return h, play
 
 
-def _budget(
-    iterations: int | None, seconds: float | None, default: int
-) -> tuple[int | None, float | None]:
-    if iterations is not None and iterations < 1:
-        raise ValueError(f"iterations must be >= 1, not {iterations}")
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"seconds must be > 0, not {seconds}")
-    if iterations is None and seconds is None:
-        return default, None
-    return iterations, seconds
-
-
-@final
-class _Edge:
-    """One action at one node: visits, total reward of the node's mover, availability."""
-
-    __slots__ = ("avail", "n", "w")
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.w = 0.0
-        self.avail = 1
-
-
-@final
-class _Node:
-    """A point of the tree where one known seat moves.
-
-    Children are keyed by the action taken *and* the seat that moves next, so that
-    where chance decides who moves after an action, each seat gets its own node and
-    rewards of different seats are never summed in one place.
-    """
-
-    __slots__ = ("edges", "kids", "seat")
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.edges: dict[Any, _Edge] = {}
-        """The mover's statistics per action."""
-        self.kids: dict[tuple[Any, int | None], _Node] = {}
-        """The next nodes, by (action, next mover)."""
-
-    def child(self, action: Any, seat: int | None) -> _Node:
-        """The node after ``action`` where ``seat`` moves (made on first use)."""
-        key = (action, seat)
-        node = self.kids.get(key)
-        if node is None:
-            node = self.kids[key] = _Node(-1 if seat is None else seat)
-        return node
-
-
 class _SearchProcesses:
     """What a search bot with ``workers=N`` does with its process pool between decisions."""
 
@@ -460,7 +386,7 @@ class ISMCTSBot(_SearchProcesses):
         if self._pool is not None:
             return self._root_parallel(self._pool, observation, legal)
         with _collector_paused():
-            return self._search(observation, legal)
+            return _ismcts_search(self, observation, legal)
 
     def share(
         self, seed: int, iterations: int | None, seconds: float | None, observation: Any
@@ -477,7 +403,7 @@ class ISMCTSBot(_SearchProcesses):
         self.iterations, self.seconds = iterations, seconds
         legal = observation.legal_actions
         with _collector_paused():
-            self._search(observation, legal)
+            _ismcts_search(self, observation, legal)
         assert self.last_tree is not None
         edges = self.last_tree.edges
         stats = [(e.n, e.w, e.avail) if (e := edges.get(a)) is not None else None for a in legal]
@@ -524,98 +450,100 @@ class ISMCTSBot(_SearchProcesses):
             key=lambda a: (edges[a].n, edges[a].w / edges[a].n) if a in edges else (-1, 0.0),
         )
 
-    def _search(self, observation: Any, legal: Any) -> Any:
-        game, rng, c = self.game, self._rng, self.exploration
-        play = self._play
-        play.set_players(getattr(observation, "num_players", None))
-        current_player, legal_actions, apply = game.current_player, game.legal_actions, play.apply
-        sample, policy, segment = game.sample_state, play.policy, play.segment
-        log, sqrt, randrange = math.log, math.sqrt, rng.randrange
-        me, model = observation.seat, self.opponent_model
-        guided = self.policy_first
-        root = _Node(me)
-        cap = self.iterations
-        clock = _clock
-        deadline = None if self.seconds is None else clock() + self.seconds
-        root_segment: Hashable = None
-        done = 0
-        for done in itertools.count() if cap is None else range(cap):
-            if deadline is not None and done and clock() >= deadline:
+
+def _ismcts_search(bot: ISMCTSBot, observation: Any, legal: Any) -> Any:
+    """One ISMCTS decision of ``bot``: search, keep the tree, return the most visited action."""
+    game, rng, c = bot.game, bot._rng, bot.exploration
+    play = bot._play
+    play.set_players(getattr(observation, "num_players", None))
+    current_player, legal_actions, apply = game.current_player, game.legal_actions, play.apply
+    sample, policy, segment = game.sample_state, play.policy, play.segment
+    log, sqrt, randrange = math.log, math.sqrt, rng.randrange
+    me, model = observation.seat, bot.opponent_model
+    guided = bot.policy_first
+    root = _Node(me)
+    cap = bot.iterations
+    clock = _clock
+    deadline = None if bot.seconds is None else clock() + bot.seconds
+    root_segment: Hashable = None
+    done = 0
+    for done in itertools.count() if cap is None else range(cap):
+        if deadline is not None and done and clock() >= deadline:
+            break
+        state = sample(observation, rng)
+        if segment is not None and not done:
+            root_segment = segment(state)
+        node = root
+        path: list[tuple[_Edge, int]] = []
+        expanded: tuple[_Node, Any] | None = None
+        while True:
+            seat = current_player(state)
+            if seat is None or (segment is not None and segment(state) != root_segment):
                 break
-            state = sample(observation, rng)
-            if segment is not None and not done:
-                root_segment = segment(state)
-            node = root
-            path: list[tuple[_Edge, int]] = []
-            expanded: tuple[_Node, Any] | None = None
-            while True:
-                seat = current_player(state)
-                if seat is None or (segment is not None and segment(state) != root_segment):
-                    break
-                if deadline is not None and path and clock() >= deadline:
-                    break  # out of time on the way down: score the state reached
-                if model and seat != me:
-                    # The other seats move as the play-out policy would: the tree
-                    # branches only on this seat's own decisions.
-                    a = policy(state, seat)
-                else:
-                    actions = legal_actions(state)
-                    edges = node.edges
-                    untried = []
-                    for a in actions:
-                        e = edges.get(a)
-                        if e is None:
-                            untried.append(a)
-                        else:
-                            e.avail += 1
-                    if untried:
-                        a = untried[randrange(len(untried))] if len(untried) > 1 else untried[0]
-                        if guided and len(untried) > 1:
-                            # A new node first tries what the policy would play there.
-                            choice = policy(state, seat)
-                            if choice in untried:
-                                a = choice
-                        e = edges[a] = _Edge()
-                        path.append((e, seat))
-                        state = apply(state, a)
-                        expanded = node, a
-                        break
-                    best_v = -1.0
-                    a = actions[0]
-                    e = edges[a]
-                    for x in actions:
-                        ex = edges[x]
-                        v = ex.w / ex.n + c * sqrt(log(ex.avail) / ex.n)
-                        if v > best_v:
-                            a, e, best_v = x, ex, v
+            if deadline is not None and path and clock() >= deadline:
+                break  # out of time on the way down: score the state reached
+            if model and seat != me:
+                # The other seats move as the play-out policy would: the tree
+                # branches only on this seat's own decisions.
+                a = policy(state, seat)
+            else:
+                actions = legal_actions(state)
+                edges = node.edges
+                untried = []
+                for a in actions:
+                    e = edges.get(a)
+                    if e is None:
+                        untried.append(a)
+                    else:
+                        e.avail += 1
+                if untried:
+                    a = untried[randrange(len(untried))] if len(untried) > 1 else untried[0]
+                    if guided and len(untried) > 1:
+                        # A new node first tries what the policy would play there.
+                        choice = policy(state, seat)
+                        if choice in untried:
+                            a = choice
+                    e = edges[a] = _Edge()
                     path.append((e, seat))
-                state = apply(state, a)
-                node = node.child(a, current_player(state))
+                    state = apply(state, a)
+                    expanded = node, a
+                    break
+                best_v = -1.0
+                a = actions[0]
+                e = edges[a]
+                for x in actions:
+                    ex = edges[x]
+                    v = ex.w / ex.n + c * sqrt(log(ex.avail) / ex.n)
+                    if v > best_v:
+                        a, e, best_v = x, ex, v
+                path.append((e, seat))
+            state = apply(state, a)
+            node = node.child(a, current_player(state))
+        if expanded is not None:
+            state = play.run(state, root_segment, deadline)
+        rewards = play.rewards(state, [s for _, s in path])
+        if rewards is None:
+            # Out of time inside a play-out that cannot be scored: forget the
+            # action it expanded, so that every edge in the tree has been visited.
             if expanded is not None:
-                state = play.run(state, root_segment, deadline)
-            rewards = play.rewards(state, [s for _, s in path])
-            if rewards is None:
-                # Out of time inside a play-out that cannot be scored: forget the
-                # action it expanded, so that every edge in the tree has been visited.
-                if expanded is not None:
-                    del expanded[0].edges[expanded[1]]
-                break
-            for e, seat in path:
-                e.n += 1
-                e.w += rewards[seat]
-        else:
-            done = cap if cap is not None else done
-        if not self.keep_tree:
-            # Free the tree below the root now, while the collector is paused: kept,
-            # its objects would all be walked by the collector's next passes.
-            root.kids = {}
-        self.last_tree = root
-        self.last_iterations = done
-        edges = root.edges
-        return max(
-            legal,
-            key=lambda a: (edges[a].n, edges[a].w / edges[a].n) if a in edges else (-1, 0.0),
-        )
+                del expanded[0].edges[expanded[1]]
+            break
+        for e, seat in path:
+            e.n += 1
+            e.w += rewards[seat]
+    else:
+        done = cap if cap is not None else done
+    if not bot.keep_tree:
+        # Free the tree below the root now, while the collector is paused: kept,
+        # its objects would all be walked by the collector's next passes.
+        root.kids = {}
+    bot.last_tree = root
+    bot.last_iterations = done
+    edges = root.edges
+    return max(
+        legal,
+        key=lambda a: (edges[a].n, edges[a].w / edges[a].n) if a in edges else (-1, 0.0),
+    )
 
 
 @final

@@ -17,25 +17,24 @@ import argparse
 import contextlib
 import json
 import os
-import time
 from collections.abc import Sequence
-from typing import Any, Final, Literal, final
+from typing import Any, Final, final
 
 import attrs
 
-from cardcore._engine import MatchRecord, RecordError, initial_state_of, replay
-from cardcore._game import Game, IllegalActionError, Outcome
+from cardcore._game import Game, Outcome
 from cardcore._host import PluginError
+from cardcore._match_record import MatchRecord, RecordError, initial_state_of, replay
 from cardcore._options import OptionError, options_to_json
 from cardcore._table import SPECTATOR
 from cardcore.cli import _common as cli
-from cardcore.cli._human_io import Terminal, changed_lines, columns
+from cardcore.cli import _human_screen as screen
+from cardcore.cli import _human_turns as turns
+from cardcore.cli._human_io import Terminal
 from cardcore.cli._human_text import (
     final_hands,
-    in_hand_order,
     known_cards,
     move_text,
-    own_cards,
     past_tense,
     without_legal,
 )
@@ -45,39 +44,8 @@ __all__ = ["HUMAN", "browse_replay", "play_human", "resume_human"]
 HUMAN: Final = cli.HUMAN
 """The name a record gives to a seat played by a person."""
 
-_HELP: Final = """\
-Choose an action by its number, or type it (as listed, e.g. the text after the number).
-Commands:
-  help          this text
-  show          draw the table and the legal actions again
-  rules         the game's rules
-  hint          what a bot would play here (the game's heuristic bot, else random)
-  undo          take back your previous decision (and the moves made since)
-  save [FILE]   save the match (default: {path}); resume with 'cardcore play --resume FILE';
-                a file that is there already is overwritten only if you say so
-  quit          stop (you are offered to save first)
-A seat's only legal action is played for it, and said, unless you play with
---no-auto-forced (the default at a terminal; with typed-in scripts, --auto-forced).
-Keys at a terminal:
-  Tab           complete an action or command (suits may be typed as c d h s)
-  Up, Down      earlier lines; Left, Right, Home, End edit the line
-  Ctrl-C        stop (you are offered to save first, or to carry on)
-  Ctrl-D        the same as quit"""
-
-_COMMANDS: Final = ("help", "show", "rules", "hint", "undo", "save", "quit")
-"""The commands Tab completes besides the legal actions."""
-
-_Turn = Literal["played", "again", "quit"]
-
-_LEAVE: Final = "Save before leaving? [Y/n/c] "
-"""The question asked before leaving an unsaved match (Enter alone is yes)."""
-
 INTERRUPTED: Final = 130
 """The exit code after Ctrl-C, as a shell gives a program stopped by SIGINT."""
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
 
 
 @final
@@ -143,13 +111,13 @@ class _Session:
         Ctrl-C, at the prompt or while a bot thinks, asks whether to save before leaving,
         or to carry on: the match is never lost. Leaving after Ctrl-C exits with 130.
         """
-        self._header()
+        screen.show_header(self)
         while True:
             try:
                 return self._play()
             except KeyboardInterrupt:
                 self.term.status(None)
-                if self._interrupted():
+                if turns.interrupted(self):
                     return INTERRUPTED
 
     def _play(self) -> int:
@@ -161,10 +129,10 @@ class _Session:
                 assert outcome is not None
                 return self._finish(outcome)
             if seat in self.humans:
-                if self._human_turn(seat) == "quit":
+                if turns.human_turn(self, seat) == "quit":
                     return 0
                 continue
-            forfeit = self._bot_turn(seat)
+            forfeit = turns.bot_turn(self, seat)
             if forfeit is not None:
                 return self._finish(forfeit)
 
@@ -177,264 +145,24 @@ class _Session:
         """
         return len(self.humans) > 1
 
-    def _seed_line(self) -> None:
-        rec = self.base
-        if self.drawn_seed:
-            self.term.say(f"  (a seed drawn at random: --seed {rec.seed} deals this match again)")
-        elif self._hot_seat:
-            self.term.say(f"  (seed {rec.seed}: --seed {rec.seed} deals this match again)")
-
-    def _header(self) -> None:
-        rec = self.base
-        seed = "the seed is shown when the match is over" if self._hot_seat else f"seed {rec.seed}"
-        self.term.say(f"{rec.game}: {self.n} players, preset {rec.preset}, {seed}", style="bold")
-        if not self._hot_seat:
-            self._seed_line()
-        for seat, name in enumerate(self.names):
-            self.term.say(f"  seat {seat}: {name}")
-        if self.actions:
-            self.term.say(f"resumed after {len(self.actions)} decisions")
-        if self.humans:
-            self.term.say("Choose an action by number or type it; 'help' lists the commands.")
-
     def _label(self, seat: int) -> str:
         if seat == self.viewer:
             return f"seat {seat} (you)"
         return f"seat {seat} ({self.names[seat]})"
 
-    def _render(self, seat: int) -> str:
-        """The seat's table, without the game's own list of legal actions (ours is numbered)."""
-        obs = self.game.observe(self.states[-1], seat)
-        return str(self.game.render(without_legal(obs)))
-
-    def _show_full(self, seat: int, title: str) -> None:
-        text = self._render(seat)
-        self.seen[seat] = text
-        self.term.say(title, style="bold")
-        self.term.view(text)
-
     def _forced(self, i: int) -> bool:
         """Whether decision ``i`` (0-based) was a seat's only legal action, played for it."""
         return self.auto_forced and len(self.game.legal_actions(self.states[i])) == 1
-
-    def _legal(self, seat: int, obs: Any) -> tuple[Any, ...]:
-        """The seat's legal actions, those of its own cards in the order its hand is drawn."""
-        legal = tuple(obs.legal_actions)
-        view = getattr(obs, "table", None)
-        if len(legal) < 2 or view is None:
-            return legal
-        try:
-            own = own_cards(view, seat)
-        except (AttributeError, TypeError):  # an observation without a card table
-            return legal
-        return tuple(in_hand_order(legal, self._render(seat), own))
-
-    def _move_line(self, seat: int, action: Any) -> str:
-        """``seat 1 (random) played 7♦``: a decision as far as the viewer may know it.
-
-        The viewer's own moves are told in full; another seat's move is told from its
-        action's text with every card the viewer's observation does not place shown as
-        ``?`` (the cards of a face-down discard stay hidden).
-        """
-        forced = ""
-        if seat in self.humans and self._forced(len(self.states) - 2):
-            forced = " (the only legal action, played for you)"
-        if seat == self.viewer:
-            return f"{self._label(seat)} {past_tense(str(action))}{forced}"
-        view = self.game.observe(self.states[-1], self.viewer).table
-        return f"{self._label(seat)} {move_text(str(action), known_cards(view))}"
-
-    def _report(self, seat: int, action: Any) -> None:
-        """Tell the viewer about a decision, as far as the viewer may know it."""
-        line = self._move_line(seat, action)
-        if self.verbose:
-            self._show_full(self.viewer, line)
-            return
-        if self.game.current_player(self.states[-1]) in (self.viewer, None):
-            # The viewer decides next, or the game is over: the whole table follows.
-            self.term.say(line)
-            return
-        text = self._render(self.viewer)
-        lines = changed_lines(self.seen.get(self.viewer, ""), text)
-        self.seen[self.viewer] = text
-        self.term.say(line)
-        if lines:
-            self.term.view("\n".join(lines))
 
     def _push(self, seat: int, action: Any) -> None:
         self.states.append(self.game.apply(self.states[-1], action))
         self.movers.append(seat)
         self.actions.append(str(action))  # last: a save holds the actions, and only them
-        self._report(seat, action)
+        screen.report(self, seat, action)
 
     # ---- bots ----------------------------------------------------------------------
 
-    def _bot_turn(self, seat: int) -> Outcome | None:
-        """Let a bot decide; return the outcome if it forfeits (as in ``play_match``)."""
-        obs = self.game.observe(self.states[-1], seat)
-        teams = self.game.teams(self.n)
-        self.term.status(f"{self._label(seat)} is thinking...")
-        t0 = time.perf_counter()
-        try:
-            action = self.bots[seat].act(obs)
-        except Exception as e:  # noqa: BLE001 - a crashing bot forfeits, as in play_match
-            return Outcome.forfeited(
-                self.n, seat, f"seat {seat} raised {type(e).__name__}: {e}", teams
-            )
-        finally:
-            self.term.status(None)
-        took = time.perf_counter() - t0
-        if self.time_limit is not None and took > self.time_limit:
-            return Outcome.forfeited(
-                self.n, seat, f"seat {seat} took {took:.2f} s (limit {self.time_limit} s)", teams
-            )
-        if isinstance(action, str):
-            try:
-                action = self.game.parse_action(action)
-            except ValueError as e:
-                return Outcome.forfeited(
-                    self.n, seat, f"seat {seat} returned {action!r}: {e}", teams
-                )
-        if action not in obs.legal_actions:
-            return Outcome.forfeited(
-                self.n, seat, f"seat {seat} returned an illegal action {action!s}", teams
-            )
-        self._push(seat, action)
-        return None
-
     # ---- people --------------------------------------------------------------------
-
-    def _human_turn(self, seat: int) -> _Turn:
-        """Show the seat its table and read lines until it decides or leaves.
-
-        A seat with one legal action plays it at once when :attr:`auto_forced` is on.
-        """
-        obs = self.game.observe(self.states[-1], seat)
-        if self.auto_forced and len(obs.legal_actions) == 1:
-            self._push(seat, obs.legal_actions[0])
-            return "played"
-        if self.last_human != seat and len(self.humans) > 1 and self.term.interactive:
-            self.term.clear()
-            if (
-                self.term.ask(f"Seat {seat}, your turn: press Enter when only you see the screen.")
-                is None
-            ):
-                return self._quit(ask=True)
-        self.last_human = seat
-        legal = self._legal(seat, obs)
-        choices = [str(a) for a in legal] + list(_COMMANDS)
-        self._show_table(seat, legal)
-        while True:
-            line = self.term.ask(f"seat {seat}> ", choices)
-            if line is None:
-                if self.term.interactive:  # Ctrl-D at a terminal: as 'quit'
-                    self.term.say("Ctrl-D: leaving the match.")
-                    return self._quit(ask=True)
-                self.term.say("end of input: leaving the match.")
-                return self._quit(ask=False)
-            word, _, rest = line.partition(" ")
-            word = word.lower()
-            rest = rest.strip()
-            if not line:
-                continue
-            if word in ("help", "?") and not rest:
-                self.term.say(_HELP.format(path=self.save_path))
-            elif word == "show" and not rest:
-                self._show_table(seat, legal)
-            elif word == "rules" and not rest:
-                from cardcore.cli._rules import rules_for_terminal
-
-                self.term.say(rules_for_terminal(self.game.name))
-            elif word == "hint" and not rest:
-                self._hint(seat, obs, legal)
-            elif word == "undo" and not rest:
-                if self._undo(seat):
-                    return "again"
-            elif word == "save":
-                self._save(rest or None)
-            elif word in ("quit", "exit", "q") and not rest:
-                return self._quit(ask=True)
-            else:
-                action = self._choose(line, legal)
-                if action is not None:
-                    self._push(seat, action)
-                    return "played"
-
-    def _show_table(self, seat: int, legal: Sequence[Any]) -> None:
-        self.term.say()  # a blank line sets each decision apart from the moves before it
-        self._show_full(seat, f"Your turn, seat {seat} (decision {len(self.actions) + 1}):")
-        items = [f"{i:>2}. {a}" for i, a in enumerate(legal, start=1)]
-        self.term.view("\n".join(columns(items, self.term.width - 2)), indent="  ")
-
-    def _choose(self, line: str, legal: Sequence[Any]) -> Any:
-        """The legal action a line names, or ``None`` after saying why it is not one."""
-        if line.isdigit():
-            k = int(line)
-            if 1 <= k <= len(legal):
-                return legal[k - 1]
-            self.term.error(f"there is no action {k}: choose 1-{len(legal)}, or type 'help'.")
-            return None
-        for a in legal:
-            if str(a).lower() == line.lower():
-                return a
-        try:
-            action = self.game.parse_action(line)
-        except Exception as e:  # noqa: BLE001 - a plugin's parser must not end the match
-            self.term.error(f"{line!r} is neither a command nor an action: {_one_line(str(e))}")
-            return None
-        if action in legal:
-            return action
-        reason = "it is not one of your legal actions"
-        try:
-            self.game.apply(self.states[-1], action)
-        except IllegalActionError as e:
-            reason = _one_line(e.reason)
-        except Exception as e:  # noqa: BLE001 - any refusal is explained, not raised
-            reason = _one_line(str(e))
-        self.term.error(f"{action} is not legal now: {reason}.")
-        return None
-
-    def _hint(self, seat: int, obs: Any, legal: Sequence[Any]) -> None:
-        host = cli._host()
-        name = f"{self.game.name}-heuristic"
-        spec = host.bots().get(name)
-        if spec is None or (spec.games and self.game.name not in spec.games):
-            name = "random"
-        try:
-            bot = host.load_bot(name, self.game, seed=self.base.seed * 1000 + len(self.actions))
-            start = getattr(bot, "start_match", None)
-            if start is not None:
-                start(self.game, seat, self.n)
-            action = bot.act(obs)
-            if isinstance(action, str):
-                action = self.game.parse_action(action)
-            number = legal.index(action) + 1
-        except Exception as e:  # noqa: BLE001 - a failing hint must not end the match
-            self.term.error(f"no hint: {name} failed ({type(e).__name__}: {_one_line(str(e))}).")
-            return
-        self.term.say(f"hint ({name}): {number}. {action}")
-
-    def _undo(self, seat: int) -> bool:
-        """Go back to this seat's previous decision; say why not when it cannot."""
-        mine = [i for i, s in enumerate(self.movers) if s == seat and not self._forced(i)]
-        if not mine:
-            self.term.error("nothing to undo: this is your first decision.")
-            return False
-        i = mine[-1]
-        others = sorted({s for s in self.movers[i + 1 :] if s in self.humans and s != seat})
-        if others:
-            who = ", ".join(str(s) for s in others)
-            self.term.error(f"cannot undo: seat {who} (human) decided since your last decision.")
-            return False
-        dropped = len(self.actions) - i
-        del self.states[i + 1 :]
-        del self.movers[i:]
-        del self.actions[i:]
-        # Fresh bots: a bot must not remember moves that were taken back.
-        self.bots = cli.table_bots(self.game, self.names, self.base.seed)
-        self.seen.clear()
-        self.term.say(f"undone: {dropped} decision(s) taken back.")
-        return True
 
     # ---- records -------------------------------------------------------------------
 
@@ -460,30 +188,13 @@ class _Session:
                 return path
             k += 1
 
-    def _may_write(self, path: str) -> bool:
-        """Whether to write ``path``: a file of this match, a new one, or the person agrees."""
-        if os.path.abspath(path) in self.mine or not os.path.lexists(path):
-            return True
-        if os.path.isdir(path):
-            self.term.error(f"cannot save to {path}: it is a folder; give a file name.")
-            return False
-        try:
-            answer = self.term.ask(f"{path} is there already: overwrite it? [y/N] ", ("y", "n"))
-        except KeyboardInterrupt:
-            answer = None
-            self.term.say("")
-        if (answer or "").lower() in ("y", "yes"):
-            return True
-        self.term.say(f"not saved: {path} is left as it was (save FILE names another file).")
-        return False
-
     def _save(self, path: str | None = None) -> bool:
         """Save to ``path`` (default: :attr:`save_path`); never over another file unasked."""
         if path is None:
             path = self.save_path
             if self._save_path is None:
                 self._save_path = path
-        if not self._may_write(path):
+        if not turns.may_write(self, path):
             return False
         try:
             self._record(None).save(path)
@@ -504,57 +215,11 @@ class _Session:
             return bool(self.actions)
         return self.saved_at != len(self.actions)
 
-    def _leave_or_stay(self) -> bool:
-        """Ask whether to save before leaving; True to leave, False to carry on playing.
-
-        Ctrl-C again, or the end of the input at a terminal, saves and leaves: a hurried
-        key never loses the match.
-        """
-        choices = ("yes", "no", "carry on")
-        self.term.say(
-            f"Leaving the match: y saves it to {self.save_path} first, n leaves without"
-            " saving, c carries on playing."
-        )
-        while True:
-            try:
-                answer = self.term.ask(_LEAVE, choices)
-            except KeyboardInterrupt:  # Ctrl-C again: save and leave
-                self.term.say("")
-                answer = "y"
-            if answer is None:
-                if not self.term.interactive:
-                    return True  # the end of a script's input: leave as it asked
-                answer = "y"  # Ctrl-D at a terminal: save and leave
-            word = (answer or "y").lower()  # Enter alone: save and leave, the safe choice
-            if word in ("y", "yes"):
-                if self._save():
-                    return True
-                continue
-            if word in ("n", "no"):
-                return True
-            if word in ("c", "carry on", "carry", "continue"):
-                return False
-            self.term.error("please answer y (save and leave), n (leave) or c (carry on).")
-
-    def _quit(self, *, ask: bool) -> _Turn:
-        if ask and self._unsaved() and not self._leave_or_stay():
+    def _quit(self, *, ask: bool) -> turns.Turn:
+        if ask and self._unsaved() and not turns.leave_or_stay(self):
             return "again"
         self.term.say(f"match left unfinished after {len(self.actions)} decisions.")
         return "quit"
-
-    def _interrupted(self) -> bool:
-        """Ctrl-C: offer to save and leave, or carry on; True to leave."""
-        self.term.say("")
-        self.term.say(f"Interrupted after {len(self.actions)} decisions.", style="bold")
-        if self._unsaved() and not self._leave_or_stay():
-            # A bot may have been stopped in the middle of its thinking: fresh bots, and
-            # the whole table again.
-            self.bots = cli.table_bots(self.game, self.names, self.base.seed)
-            self.seen.clear()
-            self.last_human = None
-            return False
-        self.term.say(f"match left unfinished after {len(self.actions)} decisions.")
-        return True
 
     def _finish(self, outcome: Outcome) -> int:
         record = self._record(outcome)
@@ -574,16 +239,7 @@ class _Session:
             }
             self.term.say(json.dumps(data, ensure_ascii=False))
             return 0
-        self._show_full(self.viewer, "Final table:")
-        hands = final_hands(self.game, self.states[-1], self.n, self._label)
-        if hands:
-            self.term.say("Every hand at the end:", style="bold")
-            self.term.view("\n".join(hands))
-        self.term.say(cli._describe_outcome(outcome, self.names, len(self.actions)), style="bold")
-        if self._hot_seat:
-            self._seed_line()
-        if self.final_path:
-            self.term.say(f"record saved to {self.final_path}")
+        screen.show_end(self, outcome)
         return 0
 
 

@@ -15,8 +15,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from cardcore._engine import RECORD_FORMAT, MatchRecord, RecordError, initial_state_of, replay
 from cardcore._game import Game
+from cardcore._match_record import (
+    RECORD_FORMAT,
+    MatchRecord,
+    RecordError,
+    initial_state_of,
+    replay,
+)
 from cardcore._table import SPECTATOR
 
 __all__ = ["SEAT_VIEW_FORMAT", "SEAT_VIEW_HEADER", "read_replay_file", "replay_json"]

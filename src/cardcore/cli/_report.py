@@ -66,9 +66,9 @@ def write_arena_report(result: Any, out: str, replays: int, log: TextIO | None =
         replays: at most this many replay pages.
         log: where to say what was written (default: standard output).
     """
-    from cardcore._engine import MatchRecord
     from cardcore._host import default_host
     from cardcore._html import ALL_SEATS, arena_report_html, replay_html
+    from cardcore._match_record import MatchRecord
     from cardcore.arena._store import Store
 
     path = Path(out)

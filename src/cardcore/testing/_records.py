@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cardcore._engine import MatchRecord, replay
 from cardcore._game import Game, Outcome
+from cardcore._match_record import MatchRecord, replay
 from cardcore._options import options_to_json
 from cardcore._table import SPECTATOR
 from cardcore.testing._context import Context, who

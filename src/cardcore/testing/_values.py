@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import attrs
 
-from cardcore._actions import LazyActions
+from cardcore._lazy import LazyActions
 
 __all__ = ["canonical", "difference", "perturb"]
 
