@@ -9,30 +9,20 @@ public and is shown. Undo and save rest on states being values, as in terminal p
 from __future__ import annotations
 
 import contextlib
-import hmac
 import secrets
 from pathlib import Path
-from typing import Any, Final, final
+from typing import Any, final
 
 import attrs
 
-from cardcore._cards import parse_card
 from cardcore._engine import MatchRecord, accept, initial_state_of, replay
 from cardcore._game import Game, Outcome
-from cardcore._html import zone_entries
 from cardcore._isolation import Refused
-from cardcore.cli import _common
-from cardcore.cli._human_text import _CARD, known_cards, move_text, past_tense, without_legal
+from cardcore.web._saves import record_path_of_deal, save_new
+from cardcore.web._seats import HUMAN, Seats
+from cardcore.web._views import move_seen, seat_view, suggestion
 
 __all__ = ["HUMAN", "WebTable"]
-
-HUMAN: Final = _common.HUMAN
-"""The name a record gives to a seat played by a person."""
-
-
-def _cards_in(text: str) -> list[str]:
-    """The card texts inside an action's text, in order."""
-    return [str(parse_card(c)) for c in _CARD.findall(text)]
 
 
 @final
@@ -61,10 +51,11 @@ class WebTable:
     ) -> None:
         self.game = game
         self.n = record.num_players
-        self.entries = list(record.bots)
-        self.humans = [s for s, e in enumerate(self.entries) if e == HUMAN]
-        self.tokens = {s: secrets.token_urlsafe(18) for s in self.humans}
-        self.autoplay = dict.fromkeys(self.humans, True)
+        self.seats = Seats(record.bots)
+        self.entries = self.seats.entries
+        self.humans = self.seats.humans
+        self.tokens = self.seats.tokens
+        self.autoplay = self.seats.autoplay
         self._make_bots = make_bots
         self._hint_bot = hint_bot
         self._draw_seed = draw_seed or (lambda: secrets.randbelow(2**31))
@@ -117,14 +108,7 @@ class WebTable:
         self.actions.append(text)
         self.movers.append(seat)
         for h in self.humans:
-            obs = self.game.observe(after, h)
-            if h == seat:
-                seen = past_tense(text)
-            else:
-                named = 0
-                for c in _CARD.findall(self.game.render(obs)):
-                    named |= 1 << parse_card(c).id
-                seen = move_text(text, known_cards(obs.table) | named)
+            seen = move_seen(self.game, after, h, seat, text)
             self.logs[h].append({"seat": seat, "text": seen, "forced": forced})
 
     def _check_over(self) -> None:
@@ -144,9 +128,7 @@ class WebTable:
                 with contextlib.suppress(Exception):  # the result stands whatever a bot does
                     end(outcome)
         if self.record_path is not None:
-            path = Path(self.record_path)
-            if self.deals > 1:
-                path = path.with_name(f"{path.stem}-{self.deals}{path.suffix}")
+            path = record_path_of_deal(self.record_path, self.deals)
             self.record().save(str(path))
             self.saved.append(str(path))
 
@@ -170,8 +152,7 @@ class WebTable:
 
     def seat_of(self, seat: int, token: str) -> bool:
         """Whether ``token`` is the secret of human seat ``seat``."""
-        mine = self.tokens.get(seat)
-        return mine is not None and hmac.compare_digest(mine.encode(), token.encode())
+        return self.seats.seat_of(seat, token)
 
     def play(self, seat: int, text: str, version: int | None) -> str | None:
         """Play a person's action by its text; the reason it is refused, or None."""
@@ -227,23 +208,9 @@ class WebTable:
 
     def save(self) -> str:
         """Save the deal so far to a new file (never over another); its path."""
-        # Not named by the seed: the path goes back to the page, and the seed deals every card.
-        stem = f"{self.game.name}-table"
-        k = 1
-        while True:
-            path = self.save_dir / (
-                f"{stem}.cardcore.json" if k == 1 else f"{stem}-{k}.cardcore.json"
-            )
-            try:
-                with path.open("x", encoding="utf-8"):
-                    pass
-            except FileExistsError:
-                k += 1
-                continue
-            break
-        self.record().save(str(path))
-        self.saved.append(str(path))
-        return str(path)
+        path = save_new(self.record(), self.save_dir, self.game.name)
+        self.saved.append(path)
+        return path
 
     def hint(self, seat: int) -> str:
         """What the hint bot would play for ``seat`` now.
@@ -255,18 +222,10 @@ class WebTable:
             raise ValueError("a hint is for your turn")
         if self._hint_bot is None:
             raise ValueError("this game has no bot to give hints")
-        obs = self.game.observe(self.state, seat)
-        name, bot = self._hint_bot(
-            self.game, seat, self.n, self.base.seed * 1000 + len(self.actions)
-        )
-        action = bot.act(obs)
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        found = accept(self.game, obs.legal_actions, action)
-        if isinstance(found, Refused):
-            raise ValueError(f"{name} suggested something that is not legal")
-        self.hints[seat] = str(found)
-        return f"{name} would play: {found}"
+        seed = self.base.seed * 1000 + len(self.actions)
+        name, bot = self._hint_bot(self.game, seat, self.n, seed)
+        self.hints[seat] = suggestion(self.game, self.game.observe(self.state, seat), name, bot)
+        return f"{name} would play: {self.hints[seat]}"
 
     def forced(self, seat: int) -> Any | None:
         """The single legal action of a person on autoplay whose turn it is, else None."""
@@ -279,55 +238,4 @@ class WebTable:
 
     def view(self, seat: int, notice: str = "") -> dict[str, Any]:
         """Everything the page of ``seat`` shows, from that seat's observation only."""
-        game, n = self.game, self.n
-        obs = game.observe(self.state, seat)
-        to_move = self.to_move()
-        teams = game.teams(n)
-        over = self.outcome is not None
-        legal: list[dict[str, Any]] = []
-        if to_move == seat:
-            legal = [{"text": str(a), "cards": _cards_in(str(a))} for a in obs.legal_actions]
-        out: dict[str, Any] = {
-            "type": "view",
-            "game": game.name,
-            "seat": seat,
-            "players": n,
-            "names": ["you" if s == seat else e for s, e in enumerate(self.entries)],
-            # The seed deals every hidden card: a seat learns it only once the deal is over.
-            "seed": self.base.seed if over else None,
-            "version": len(self.actions),
-            "to_move": to_move,
-            "your_turn": to_move == seat,
-            "thinking": self.thinking,
-            "zones": zone_entries([obs.table], seat, teams),
-            "text": game.render(without_legal(obs)),
-            "legal": legal,
-            "log": self.logs[seat],
-            "over": over,
-            "autoplay": self.autoplay.get(seat, False),
-            "can_undo": any(
-                s == seat and i not in self.forced_at for i, s in enumerate(self.movers)
-            ),
-            "hint": self.hints.get(seat),
-            "tally": self.tally,
-            "deals": self.deals,
-            "notice": notice,
-            "saved": self.saved[-1] if self.saved else None,
-        }
-        if over:
-            assert self.outcome is not None
-            views = [game.observe(self.state, s).table for s in range(n)]
-            out["reveal"] = zone_entries(views, seat, teams)
-            out["outcome"] = self.outcome.to_json()
-            out["result"] = self._result(seat)
-        return out
-
-    def _result(self, seat: int) -> str:
-        o = self.outcome
-        assert o is not None
-        lines = [f"The deal is over{' (' + o.reason + ')' if o.reason else ''}."]
-        for s, (score, place) in enumerate(zip(o.scores, o.placing, strict=True)):
-            who = "you" if s == seat else f"seat {s} ({self.entries[s]})"
-            win = " - wins" if o.shares[s] else ""
-            lines.append(f"{who}: score {score:g}, place {place}{win}")
-        return "\n".join(lines)
+        return seat_view(self, seat, notice)

@@ -15,7 +15,7 @@ import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Final, final
+from typing import Any, final
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -24,16 +24,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardcore._engine import accept
-from cardcore._isolation import Refused
+from cardcore.web._driver import BotDriver
 from cardcore.web._match import WebTable
+from cardcore.web._protocol import Flood, read_message, run_command
 
 __all__ = ["TableServer"]
-
-MAX_MESSAGE: Final = 4096
-"""The longest message a page may send, in characters."""
-BURST: Final = 30
-"""Messages a page may send in one second; more are refused (and change nothing)."""
 
 
 def _page() -> str:
@@ -68,8 +63,7 @@ class TableServer:
         self.time_limit = time_limit
         self._on_change = on_change
         self._sockets: dict[int, WebSocket] = {}
-        self._wake: asyncio.Event | None = None
-        self._driver: asyncio.Task[None] | None = None
+        self._driver = BotDriver(table, self._broadcast, pace=pace, time_limit=time_limit)
         self.app = Starlette(
             routes=[
                 Route("/seat/{seat:int}", self._seat_page),
@@ -113,13 +107,11 @@ class TableServer:
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Any) -> AsyncIterator[None]:
-        self._wake = asyncio.Event()
-        self._driver = asyncio.get_running_loop().create_task(self._drive())
-        self._wake.set()
+        task = asyncio.get_running_loop().create_task(self._driver.run())
         try:
             yield
         finally:
-            self._driver.cancel()
+            task.cancel()
 
     async def _send(self, seat: int, notice: str = "") -> None:
         ws = self._sockets.get(seat)
@@ -162,153 +154,39 @@ class TableServer:
                 )
                 await old.close(code=4409)
         await self._send(seat)
-        stamps: list[float] = []
+        flood = Flood()
         try:
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                now = time.monotonic()
-                stamps = [t for t in stamps if now - t < 1.0] + [now]
-                if len(stamps) > BURST:
-                    await self._error(
-                        ws, f"too many messages (more than {BURST} a second): ignored"
-                    )
+                why = flood.refuse()
+                msg = read_message(message.get("text")) if why is None else why
+                if isinstance(msg, str):
+                    await self._error(ws, msg)
                     continue
-                text = message.get("text")
-                if text is None:
-                    await self._error(ws, "messages must be JSON text, not binary")
-                    continue
-                if len(text) > MAX_MESSAGE:
-                    await self._error(
-                        ws, f"message too long ({len(text)} characters, at most {MAX_MESSAGE})"
-                    )
-                    continue
-                await self._handle(seat, ws, text)
+                await self._handle(seat, ws, msg)
         except WebSocketDisconnect:
             pass
         finally:
             if self._sockets.get(seat) is ws:
                 del self._sockets[seat]
 
-    async def _handle(self, seat: int, ws: WebSocket, text: str) -> None:
-        try:
-            msg = json.loads(text)
-        except ValueError as e:
-            await self._error(ws, f"not JSON: {e}")
-            return
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            await self._error(ws, 'a message is a JSON object with a "type"')
-            return
+    async def _handle(self, seat: int, ws: WebSocket, msg: dict[str, Any]) -> None:
         if self._sockets.get(seat) is not ws:
             await self._error(ws, "this tab no longer plays this seat", fatal=True)
             return
-        kind = msg["type"]
-        table = self.table
-        notice = ""
-        if kind == "play":
-            action, version = msg.get("action"), msg.get("version")
-            if not isinstance(action, str) or not (version is None or isinstance(version, int)):
-                await self._error(ws, '"play" needs "action" (text) and "version" (a number)')
-                return
-            if "seat" in msg and msg["seat"] != seat:
-                await self._error(ws, f"this page plays seat {seat}, not seat {msg['seat']}")
-                return
-            why = table.play(seat, action, version)
-            if why is not None:
-                await self._error(ws, why)
+        reply = await run_command(self.table, seat, msg)
+        if reply.error is not None:
+            await self._error(ws, reply.error)
+            if reply.resend:
                 await self._send(seat)
-                return
-        elif kind == "undo":
-            try:
-                notice = table.undo(seat)
-            except ValueError as e:
-                await self._error(ws, str(e))
-                return
-        elif kind == "hint":
-            try:
-                notice = await asyncio.to_thread(table.hint, seat)
-            except Exception as e:  # noqa: BLE001 - a failing hint must not end the match
-                await self._error(ws, f"no hint: {e}")
-                return
-        elif kind == "save":
-            try:
-                path = table.save()
-            except OSError as e:
-                await self._error(ws, f"cannot save: {e.strerror or e}")
-                return
-            notice = f"saved to {path} (resume with: cardcore play --resume {path} --web)"
-        elif kind == "again":
-            if table.outcome is None:
-                await self._error(ws, "the deal is not over yet")
-                return
-            table.new_deal()
-            notice = f"a new deal, seed {table.base.seed}"
-        elif kind == "autoplay":
-            table.autoplay[seat] = bool(msg.get("on"))
-        else:
-            await self._error(ws, f"unknown message type {kind!r}")
             return
-        await self._send(seat, notice)
+        await self._send(seat, reply.notice)
         for other in list(self._sockets):
             if other != seat:
                 await self._send(other)
-        if self._wake is not None:
-            self._wake.set()
-
-    async def _drive(self) -> None:
-        """Play the bots' moves and the forced moves, one at a time, as the table needs."""
-        assert self._wake is not None
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while True:
-                table = self.table
-                seat = table.to_move()
-                if seat is None:
-                    break
-                if seat in table.humans:
-                    forced = table.forced(seat)
-                    if forced is None:
-                        break
-                    if self.pace:
-                        await asyncio.sleep(self.pace / 2)
-                    if table.to_move() == seat and table.forced(seat) == forced:
-                        table.apply(seat, forced, forced=True)
-                        await self._broadcast()
-                    continue
-                epoch = table.epoch
-                obs = table.game.observe(table.state, seat)
-                bot = table.bots[seat]
-                table.thinking = seat
-                await self._broadcast()
-                action, why = await self._ask(bot, obs)
-                table.thinking = None
-                if table.epoch != epoch:  # undone or dealt again meanwhile
-                    await self._broadcast()
-                    continue
-                if why is None:
-                    chosen = accept(table.game, obs.legal_actions, action)
-                    if isinstance(chosen, Refused):
-                        table.forfeit(seat, str(chosen))
-                    else:
-                        table.apply(seat, chosen)
-                else:
-                    table.forfeit(seat, why)
-                await self._broadcast()
-                if self.pace:
-                    await asyncio.sleep(self.pace)
-
-    async def _ask(self, bot: Any, obs: Any) -> tuple[Any, str | None]:
-        try:
-            job = asyncio.to_thread(bot.act, obs)
-            if self.time_limit is not None:
-                return await asyncio.wait_for(job, self.time_limit), None
-            return await job, None
-        except TimeoutError:
-            return None, f"took more than {self.time_limit:g} s"
-        except Exception as e:  # noqa: BLE001 - a crashing bot forfeits
-            return None, f"raised {type(e).__name__}: {e}"
+        self._driver.wake()
 
     # ---- running -------------------------------------------------------------------------
 
