@@ -94,8 +94,19 @@ def build_table(args: argparse.Namespace, **kwargs: Any) -> WebTable:
         )
     if args.record:
         cli._check_record_path(args.record)
+    hot_seat = bool(getattr(args, "hot_seat", False))
+    if hot_seat and record.bots.count(HUMAN) < 2:
+        raise cli.CliError(
+            "--hot-seat passes one screen between people: give two --human seats or more"
+        )
     return WebTable(
-        game, record, make_bots=cli.table_bots, hint_bot=hint_bot, record_path=args.record, **kwargs
+        game,
+        record,
+        make_bots=cli.table_bots,
+        hint_bot=hint_bot,
+        record_path=args.record,
+        hot_seat=hot_seat,
+        **kwargs,
     )
 
 
@@ -111,18 +122,25 @@ def play_web(args: argparse.Namespace) -> int:
         raise cli.CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    links = server.links(f"http://{shown}:{port}")
+    base = f"http://{shown}:{port}"
+    links = server.links(base)
+    screen = server.screen_link(base)
     print(
         f"{table.game.name}: {table.n} players, seed {table.base.seed} "
         f"(replay this deal with --seed {table.base.seed})"
     )
     for s, who in enumerate(table.entries):
         print(f"  seat {s}: {who}" + (f"  {links[s]}" if s in links else ""))
-    print("each link is that seat's alone; Ctrl-C stops the table", flush=True)
+    if screen is not None:
+        people = ", ".join(str(s) for s in table.humans)
+        print(f"seats {people} share one screen: {screen}")
+        print("it hides every card between two people's turns; Ctrl-C stops the table", flush=True)
+    else:
+        print("each link is that seat's alone; Ctrl-C stops the table", flush=True)
     if not args.no_browser:
         import webbrowser
 
-        webbrowser.open(links[min(links)])
+        webbrowser.open(screen if screen is not None else links[min(links)])
     with contextlib.suppress(KeyboardInterrupt):
         server.serve(sock)
     if table.outcome is None and table.actions:

@@ -19,6 +19,7 @@ from cardcore._engine import MatchRecord, accept, initial_state_of, replay
 from cardcore._game import Game, Outcome
 from cardcore._isolation import Refused
 from cardcore.web._saves import record_path_of_deal, save_new
+from cardcore.web._screen import Screen
 from cardcore.web._seats import HUMAN, Seats
 from cardcore.web._views import move_seen, seat_view, suggestion
 
@@ -36,6 +37,7 @@ class WebTable:
         hint_bot: builds the hint bot for a seat (or None: no hints).
         save_dir: where saves go.
         record_path: where a finished deal's record is written (``--record``), or None.
+        hot_seat: the people share one screen (:attr:`screen`) instead of a link each.
     """
 
     def __init__(
@@ -48,10 +50,11 @@ class WebTable:
         save_dir: Path | None = None,
         record_path: str | None = None,
         draw_seed: Any = None,
+        hot_seat: bool = False,
     ) -> None:
         self.game = game
         self.n = record.num_players
-        self.seats = Seats(record.bots)
+        self.seats = Seats(record.bots, own_links=not hot_seat)
         self.entries = self.seats.entries
         self.humans = self.seats.humans
         self.tokens = self.seats.tokens
@@ -69,6 +72,8 @@ class WebTable:
         self.saved: list[str] = []
         self.hints: dict[int, str] = {}
         self._start(record)
+        self.screen = Screen(self) if hot_seat else None
+        """The shared screen of a hot-seat table, else None."""
 
     # ---- a deal's life ---------------------------------------------------------------
 

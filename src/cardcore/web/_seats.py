@@ -25,12 +25,14 @@ class Seats:
 
     Args:
         entries: who sits at each seat (``human`` or a bot entry).
+        own_links: whether each person's seat has a link of its own (not at a shared
+            screen, whose link is the only one).
     """
 
-    def __init__(self, entries: Sequence[str]) -> None:
+    def __init__(self, entries: Sequence[str], *, own_links: bool = True) -> None:
         self.entries = list(entries)
         self.humans = [s for s, e in enumerate(self.entries) if e == HUMAN]
-        self.tokens = {s: secrets.token_urlsafe(18) for s in self.humans}
+        self.tokens = {s: secrets.token_urlsafe(18) for s in self.humans} if own_links else {}
         """Each human seat's secret: its link carries it."""
         self.autoplay = dict.fromkeys(self.humans, True)
         """Per human seat: whether its only legal action is played for it."""
