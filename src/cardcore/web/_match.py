@@ -15,12 +15,11 @@ from typing import Any, final
 
 import attrs
 
-from cardcore._engine import MatchRecord, accept, initial_state_of, replay
+from cardcore._engine import MatchRecord, initial_state_of, replay
 from cardcore._game import Game, Outcome
-from cardcore._isolation import Refused
 from cardcore.web._saves import record_path_of_deal, save_new
 from cardcore.web._screen import Screen
-from cardcore.web._seats import HUMAN, Seats
+from cardcore.web._seats import HUMAN, Seats, Tally
 from cardcore.web._views import move_seen, seat_view, suggestion
 
 __all__ = ["HUMAN", "WebTable"]
@@ -64,8 +63,7 @@ class WebTable:
         self._draw_seed = draw_seed or (lambda: secrets.randbelow(2**31))
         self.save_dir = save_dir or Path.cwd()
         self.record_path = record_path
-        self.tally = [0.0] * self.n
-        self.deals = 0
+        self.tally = Tally(self.n)
         self.thinking: int | None = None
         self.epoch = 0
         """Bumped by every change: a bot's answer to an older table is dropped."""
@@ -124,16 +122,14 @@ class WebTable:
 
     def _finish(self, outcome: Outcome) -> None:
         self.outcome = outcome
-        self.deals += 1
-        for s, share in enumerate(outcome.shares):
-            self.tally[s] += float(share)
+        self.tally.count(outcome)
         for bot in self.bots:
             end = getattr(bot, "end_match", None)
             if end is not None:
                 with contextlib.suppress(Exception):  # the result stands whatever a bot does
                     end(outcome)
         if self.record_path is not None:
-            path = record_path_of_deal(self.record_path, self.deals)
+            path = record_path_of_deal(self.record_path, self.tally.deals)
             self.record().save(str(path))
             self.saved.append(str(path))
 
@@ -159,26 +155,6 @@ class WebTable:
         """Whether ``token`` is the secret of human seat ``seat``."""
         return self.seats.seat_of(seat, token)
 
-    def play(self, seat: int, text: str, version: int | None) -> str | None:
-        """Play a person's action by its text; the reason it is refused, or None."""
-        if self.outcome is not None:
-            return "the deal is over: press 'play again' for a new one"
-        to_move = self.to_move()
-        if to_move != seat:
-            return f"it is seat {to_move}'s turn, not yours"
-        if version is not None and version != len(self.actions):
-            return "the table changed before your move arrived: look again and choose"
-        obs = self.game.observe(self.state, seat)
-        try:
-            chosen = self.game.parse_action(text)
-        except Exception as e:  # noqa: BLE001 - a plugin's parser must not end the match
-            return f"cannot read {text!r}: {e}"
-        found = accept(self.game, obs.legal_actions, chosen)
-        if isinstance(found, Refused):
-            return f"{text!r} is not one of your legal actions now"
-        self.apply(seat, found)
-        return None
-
     def undo(self, seat: int) -> str:
         """Take back ``seat``'s last decision and the bots' moves since; says what happened.
 
@@ -194,9 +170,7 @@ class WebTable:
             who = ", ".join(str(s) for s in others)
             raise ValueError(f"cannot undo: seat {who} (a person) decided since")
         if self.outcome is not None:
-            self.deals -= 1
-            for s, share in enumerate(self.outcome.shares):
-                self.tally[s] -= float(share)
+            self.tally.count(self.outcome, -1)
             self.outcome = None
         dropped = len(self.actions) - i
         del self.states[i + 1 :]

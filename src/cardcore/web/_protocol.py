@@ -14,10 +14,21 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
+from cardcore._engine import accept
+from cardcore._isolation import Refused
+
 if TYPE_CHECKING:
     from cardcore.web._match import WebTable
 
-__all__ = ["BURST", "MAX_MESSAGE", "Flood", "Reply", "read_message", "run_command"]
+__all__ = [
+    "BURST",
+    "MAX_MESSAGE",
+    "Flood",
+    "Reply",
+    "play_text",
+    "read_message",
+    "run_command",
+]
 
 MAX_MESSAGE: Final = 4096
 """The longest message a page may send, in characters."""
@@ -67,6 +78,31 @@ class Reply:
     """Whether the seat is sent its view again after the error (a refused move)."""
 
 
+def play_text(table: WebTable, seat: int, text: str, version: int | None) -> str | None:
+    """Play a person's action by its text; the reason it is refused, or None.
+
+    The page only proposes: the action must be one of the seat's legal ones, on its
+    turn, at the table ``version`` (the number of decisions) the page saw.
+    """
+    if table.outcome is not None:
+        return "the deal is over: press 'play again' for a new one"
+    to_move = table.to_move()
+    if to_move != seat:
+        return f"it is seat {to_move}'s turn, not yours"
+    if version is not None and version != len(table.actions):
+        return "the table changed before your move arrived: look again and choose"
+    obs = table.game.observe(table.state, seat)
+    try:
+        chosen = table.game.parse_action(text)
+    except Exception as e:  # noqa: BLE001 - a plugin's parser must not end the match
+        return f"cannot read {text!r}: {e}"
+    found = accept(table.game, obs.legal_actions, chosen)
+    if isinstance(found, Refused):
+        return f"{text!r} is not one of your legal actions now"
+    table.apply(seat, found)
+    return None
+
+
 async def run_command(table: WebTable, seat: int, msg: dict[str, Any]) -> Reply:
     """Carry out one checked message from ``seat``'s page on the table."""
     kind = msg["type"]
@@ -76,7 +112,7 @@ async def run_command(table: WebTable, seat: int, msg: dict[str, Any]) -> Reply:
             return Reply(error='"play" needs "action" (text) and "version" (a number)')
         if "seat" in msg and msg["seat"] != seat:
             return Reply(error=f"this page plays seat {seat}, not seat {msg['seat']}")
-        why = table.play(seat, action, version)
+        why = play_text(table, seat, action, version)
         return Reply() if why is None else Reply(error=why, resend=True)
     if kind == "undo":
         try:

@@ -7,9 +7,10 @@ import secrets
 from collections.abc import Sequence
 from typing import Final, final
 
+from cardcore._game import Outcome
 from cardcore.cli import _common
 
-__all__ = ["HUMAN", "Seats"]
+__all__ = ["HUMAN", "Seats", "Tally"]
 
 HUMAN: Final = _common.HUMAN
 """The name a record gives to a seat played by a person."""
@@ -40,3 +41,20 @@ class Seats:
     def seat_of(self, seat: int, token: str) -> bool:
         """Whether ``token`` is the secret of human seat ``seat``."""
         return _same(self.tokens.get(seat), token)
+
+
+@final
+class Tally:
+    """The wins of each seat over the deals played at a table (``play again``)."""
+
+    def __init__(self, n: int) -> None:
+        self.wins = [0.0] * n
+        """Per seat, the sum of its win shares."""
+        self.deals = 0
+        """How many deals were finished."""
+
+    def count(self, outcome: Outcome, times: int = 1) -> None:
+        """Count a finished deal (``times=-1``: take back one that was undone)."""
+        self.deals += times
+        for s, share in enumerate(outcome.shares):
+            self.wins[s] += times * float(share)

@@ -46,6 +46,23 @@ def _whose(key: int) -> str:
     return "the table's screen" if key == SCREEN else f"seat {key}'s"
 
 
+async def _error(ws: WebSocket, message: str, *, fatal: bool = False) -> None:
+    """Tell a page why its message changed nothing (``fatal``: the page stops)."""
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": fatal}))
+
+
+async def _replaced(old: WebSocket) -> None:
+    """Tell the older page of a seat opened again elsewhere that it stopped."""
+    message = (
+        "this seat was opened in another tab or window; "
+        "this one stopped (reload it to play here again)"
+    )
+    with contextlib.suppress(Exception):
+        await old.send_text(json.dumps({"type": "replaced", "message": message}))
+        await old.close(code=4409)
+
+
 @final
 class TableServer:
     """Serves one :class:`WebTable` and drives its bots.
@@ -150,15 +167,11 @@ class TableServer:
         if self._on_change is not None:
             self._on_change()
 
-    async def _error(self, ws: WebSocket, message: str, *, fatal: bool = False) -> None:
-        with contextlib.suppress(Exception):
-            await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": fatal}))
-
     async def _socket(self, ws: WebSocket) -> None:
         key = int(ws.path_params.get("seat", SCREEN))
         await ws.accept()
         if not self._token_ok(key, ws.query_params.get("t")):
-            await self._error(
+            await _error(
                 ws, f"this link is not {_whose(key)}: its token is missing or wrong", fatal=True
             )
             await ws.close(code=4403)
@@ -166,17 +179,7 @@ class TableServer:
         old = self._sockets.get(key)
         self._sockets[key] = ws
         if old is not None:
-            with contextlib.suppress(Exception):
-                await old.send_text(
-                    json.dumps(
-                        {
-                            "type": "replaced",
-                            "message": "this seat was opened in another tab or window; "
-                            "this one stopped (reload it to play here again)",
-                        }
-                    )
-                )
-                await old.close(code=4409)
+            await _replaced(old)
         await self._send(key)
         flood = Flood()
         try:
@@ -187,7 +190,7 @@ class TableServer:
                 why = flood.refuse()
                 msg = read_message(message.get("text")) if why is None else why
                 if isinstance(msg, str):
-                    await self._error(ws, msg)
+                    await _error(ws, msg)
                     continue
                 await self._handle(key, ws, msg)
         except WebSocketDisconnect:
@@ -198,7 +201,7 @@ class TableServer:
 
     async def _handle(self, key: int, ws: WebSocket, msg: dict[str, Any]) -> None:
         if self._sockets.get(key) is not ws:
-            await self._error(ws, "this tab no longer plays this seat", fatal=True)
+            await _error(ws, "this tab no longer plays this seat", fatal=True)
             return
         seat = key
         if key == SCREEN:
@@ -206,15 +209,15 @@ class TableServer:
             assert screen is not None
             if msg["type"] == "reveal":
                 why = screen.reveal(msg.get("seat"))
-                await (self._error(ws, why) if why is not None else self._send(key))
+                await (_error(ws, why) if why is not None else self._send(key))
                 return
             if screen.shown is None:
-                await self._error(ws, f"the screen shows no seat: pass it to seat {screen.due()}")
+                await _error(ws, f"the screen shows no seat: pass it to seat {screen.due()}")
                 return
             seat = screen.shown
         reply = await run_command(self.table, seat, msg)
         if reply.error is not None:
-            await self._error(ws, reply.error)
+            await _error(ws, reply.error)
             if reply.resend:
                 await self._send(key)
             return

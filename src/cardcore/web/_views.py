@@ -55,8 +55,8 @@ def seat_view(table: WebTable, seat: int, notice: str = "") -> dict[str, Any]:
         "autoplay": table.autoplay.get(seat, False),
         "can_undo": any(s == seat and i not in table.forced_at for i, s in enumerate(table.movers)),
         "hint": table.hints.get(seat),
-        "tally": table.tally,
-        "deals": table.deals,
+        "tally": table.tally.wins,
+        "deals": table.tally.deals,
         "notice": notice,
         "saved": table.saved[-1] if table.saved else None,
     }
