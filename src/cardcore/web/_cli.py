@@ -6,10 +6,12 @@ import argparse
 import contextlib
 import secrets
 import sys
+import warnings
 from typing import Any
 
 from cardcore._engine import MatchRecord
 from cardcore._game import Game
+from cardcore._hooks import LayoutHints
 from cardcore._options import options_to_json
 from cardcore.cli import _common as cli
 from cardcore.web._match import HUMAN, WebTable
@@ -46,6 +48,19 @@ def rules_text(game_id: str) -> str:
     payload = getattr(meta, "get_payload", None)
     body = payload() if payload is not None else ""
     return str(body or meta["Description"] or meta["Summary"] or "")
+
+
+def layout_hints(game_id: str) -> tuple[LayoutHints, ...]:
+    """The plugins' layout hints for the game; none, with a warning, if they fail."""
+    try:
+        return cli._host().layout_hints(game_id)
+    except Exception as e:  # noqa: BLE001 - a drawing hint is no reason to refuse a table
+        warnings.warn(
+            f"the layout hints for {game_id!r} are ignored: {type(e).__name__}: {e}",
+            UserWarning,
+            stacklevel=2,
+        )
+        return ()
 
 
 def _seed_given(args: argparse.Namespace) -> bool:
@@ -99,6 +114,8 @@ def build_table(args: argparse.Namespace, **kwargs: Any) -> WebTable:
         raise cli.CliError(
             "--hot-seat passes one screen between people: give two --human seats or more"
         )
+    if "layout_hints" not in kwargs:
+        kwargs["layout_hints"] = layout_hints(game.name)
     return WebTable(
         game,
         record,

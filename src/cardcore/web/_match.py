@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, final
 
@@ -17,6 +18,8 @@ import attrs
 
 from cardcore._engine import MatchRecord, initial_state_of, replay
 from cardcore._game import Game, Outcome
+from cardcore._hooks import LayoutHints
+from cardcore.web._layout import ZonePlan
 from cardcore.web._saves import record_path_of_deal, save_new
 from cardcore.web._screen import Screen
 from cardcore.web._seats import HUMAN, Seats, Tally
@@ -37,6 +40,7 @@ class WebTable:
         save_dir: where saves go.
         record_path: where a finished deal's record is written (``--record``), or None.
         hot_seat: the people share one screen (:attr:`screen`) instead of a link each.
+        layout_hints: the plugins' hints for drawing the game's zones (may be none).
     """
 
     def __init__(
@@ -50,6 +54,7 @@ class WebTable:
         record_path: str | None = None,
         draw_seed: Any = None,
         hot_seat: bool = False,
+        layout_hints: Sequence[LayoutHints] = (),
     ) -> None:
         self.game = game
         self.n = record.num_players
@@ -72,6 +77,8 @@ class WebTable:
         self._start(record)
         self.screen = Screen(self) if hot_seat else None
         """The shared screen of a hot-seat table, else None."""
+        zones = game.observe(self.state, 0).table.layout.zones
+        self.plan = ZonePlan(game.name, layout_hints, [z.name for z in zones])
 
     # ---- a deal's life ---------------------------------------------------------------
 

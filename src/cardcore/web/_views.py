@@ -47,7 +47,7 @@ def seat_view(table: WebTable, seat: int, notice: str = "") -> dict[str, Any]:
         "to_move": to_move,
         "your_turn": to_move == seat,
         "thinking": table.thinking,
-        "zones": zone_entries([obs.table], seat, teams),
+        "zones": table.plan.apply(zone_entries([obs.table], seat, teams)),
         "text": game.render(without_legal(obs)),
         "legal": legal,
         "log": table.logs[seat],
@@ -62,7 +62,7 @@ def seat_view(table: WebTable, seat: int, notice: str = "") -> dict[str, Any]:
     }
     if over:
         views = [game.observe(table.state, s).table for s in range(n)]
-        out["reveal"] = zone_entries(views, seat, teams)
+        out["reveal"] = table.plan.apply(zone_entries(views, seat, teams))
         out["outcome"] = table.outcome.to_json() if table.outcome is not None else None
         out["result"] = _result(table, seat)
     return out

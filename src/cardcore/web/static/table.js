@@ -65,9 +65,11 @@
     const opts = { playable, selected, onCard, hinted: new Set(hintAction ? hintAction.cards : []) };
     const others = $("others");
     others.replaceChildren();
+    const centre = v.zones.filter((z) => z.place === "centre");
+    const placed = v.zones.filter((z) => z.place !== "centre");
     for (let s = 0; s < v.players; s++) {
       if (s === seat) continue;
-      const zs = v.zones.filter((z) => z.owner === s);
+      const zs = placed.filter((z) => z.owner === s);
       const box = document.createElement("div");
       box.className = "seat" + (v.to_move === s ? " to-move" : "");
       box.dataset.seat = s;
@@ -76,8 +78,9 @@
       box.append(h, ...zs.map((z) => CardDraw.zone(z, opts)));
       others.append(box);
     }
-    CardDraw.zones($("middle"), v.zones.filter((z) => z.owner === null), opts);
-    CardDraw.zones($("mine"), v.zones.filter((z) => z.owner === seat), opts);
+    CardDraw.zones($("centre"), centre, opts);
+    CardDraw.zones($("middle"), placed.filter((z) => z.owner === null), opts);
+    CardDraw.zones($("mine"), placed.filter((z) => z.owner === seat), opts);
     drawActions();
     $("title").textContent = v.game + " — seat " + seat + (v.seed === null ? "" : " · seed " + v.seed);
     document.title = v.game + ": seat " + seat;
@@ -110,7 +113,7 @@
     // Nothing of the previous seat's view stays in the page: not a card, not a line.
     view = null;
     selected = new Set();
-    for (const id of ["others", "middle", "mine", "actions", "log", "reveal"]) $(id).replaceChildren();
+    for (const id of ["others", "centre", "middle", "mine", "actions", "log", "reveal"]) $(id).replaceChildren();
     for (const id of ["text", "result-text", "notice", "error", "tally"]) $(id).textContent = "";
     $("result").hidden = true;
     $("title").textContent = msg.game + " — one screen";
