@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import queue
+import threading
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -102,3 +104,16 @@ def cards_of_others(game: Any, state: Any, seat: int) -> list[str]:
         if z.owner is not None and z.owner != seat:
             out += [str(c) for c in table.cards(i)]
     return out
+
+
+def lines_of(stream: IO[str]) -> tuple[queue.Queue[str], threading.Thread]:
+    """The lines a process prints, read in a thread (so a hang cannot block the test)."""
+    out: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in stream:
+            out.put(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return out, reader

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+import signal
+import subprocess
+import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +28,7 @@ from ._browser import (
     cards_of_others,
     click_and_wait,
     known_to,
+    lines_of,
     status,
     wait,
 )
@@ -176,3 +182,75 @@ def _next(ws: Any, kind: str) -> dict[str, Any]:
         msg = json.loads(ws.recv())
         if msg["type"] == kind:
             return dict(msg)
+
+
+def test_a_new_deal_at_a_shared_screen_starts_with_the_privacy_step(serve: Serve) -> None:
+    """After 'play again' the screen shows no one's new cards until it is passed again.
+
+    Even when the first to move in the new deal is the seat the screen showed last.
+    """
+    seeds: list[int] = []
+    server, base = serve(
+        "highcard", "--human", "0", "--human", "1", "--seed", "6", "--hot-seat",
+        draw_seed=lambda: seeds[-1],
+    )  # fmt: skip
+    table = server.table
+    game = table.game
+    assert table.screen is not None
+    ws = websocket.create_connection(
+        base.replace("http", "ws", 1) + f"/ws/screen?t={table.screen.token}", timeout=HANG
+    )
+    try:
+        msg = json.loads(ws.recv())
+        played: set[int] = set()
+        while not (msg["type"] == "view" and msg["over"]):
+            if msg["type"] == "error":  # a move the table played for us as forced first
+                assert "table changed" in msg["message"] or "over" in msg["message"]
+            elif msg["type"] == "privacy":
+                ws.send(json.dumps({"type": "reveal", "seat": msg["seat"]}))
+            elif msg["your_turn"] and msg["version"] not in played:
+                played.add(msg["version"])
+                play = {"type": "play", "action": msg["legal"][0]["text"]}
+                ws.send(json.dumps({**play, "version": msg["version"]}))
+            msg = json.loads(ws.recv())
+        last = table.screen.shown
+        assert last is not None
+        seeds.append(
+            next(s for s in range(1000) if game.current_player(game.initial_state(2, s)) == last)
+        )
+        ws.send(json.dumps({"type": "again"}))
+        fresh = json.loads(ws.recv())
+        # Messages already on their way about the finished deal come first.
+        while fresh.get("over") or (fresh["type"] == "error" and "over" in fresh["message"]):
+            fresh = json.loads(ws.recv())
+        assert fresh["type"] == "privacy" and "zones" not in fresh, fresh
+        assert fresh["seat"] == last == table.to_move()
+        assert table.outcome is None and table.screen.shown is None
+    finally:
+        ws.close()
+
+
+def test_the_command_line_prints_one_link_for_the_shared_screen(tmp_path: Path) -> None:
+    """`play --web --hot-seat` prints the screen's link and no seat's own link."""
+    argv = ["play", "noddy", "--web", "--no-browser", "--human", "0", "--human", "1"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardcore", *argv, "--hot-seat", "--seed", "2"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    printed, reader = lines_of(proc.stdout)
+    shown: list[str] = []
+    try:
+        while not shown or "Ctrl-C" not in shown[-1]:
+            shown.append(printed.get(timeout=HANG))  # a hang guard only
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=HANG)
+        reader.join(HANG)
+        proc.stdout.close()
+    text = "".join(shown)
+    assert re.search(r"seats 0, 1 share one screen: http://127\.0\.0\.1:\d+/screen\?t=\S+", text)
+    assert "/seat/" not in text

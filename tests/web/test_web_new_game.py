@@ -3,33 +3,18 @@
 from __future__ import annotations
 
 import os
-import queue
 import re
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from selenium.webdriver.common.by import By
 
 from cardcore.cli import main
 
-from ._browser import HANG, play_out
-
-
-def _lines(stream: IO[str]) -> tuple[queue.Queue[str], threading.Thread]:
-    """The lines a process prints, read in a thread (so a hang cannot block the test)."""
-    out: queue.Queue[str] = queue.Queue()
-
-    def read() -> None:
-        for line in stream:
-            out.put(line)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    return out, reader
+from ._browser import HANG, lines_of, play_out
 
 
 def test_a_new_game_plugin_is_played_by_clicks_in_the_browser(browser: Any, tmp_path: Path) -> None:
@@ -63,7 +48,7 @@ def test_a_new_game_plugin_is_played_by_clicks_in_the_browser(browser: Any, tmp_
         text=True,
     )
     assert proc.stdout is not None
-    printed, reader = _lines(proc.stdout)
+    printed, reader = lines_of(proc.stdout)
     try:
         link = None
         while link is None:

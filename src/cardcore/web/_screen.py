@@ -65,7 +65,7 @@ class Screen:
                 "game": self.table.game.name,
                 "message": f"Pass to seat {due} — click when only seat {due} sees the screen",
             }
-        return {**self.table.view(due, notice), "hot_seat": True}
+        return self.table.view(due, notice)
 
     def reveal(self, seat: object) -> str | None:
         """Show ``seat``'s view (the page says only that seat sees it); why not, or None."""
