@@ -139,6 +139,8 @@ def test_the_screen_shows_no_seat_until_passed_and_refuses_the_wrong_seat(serve:
         urllib.request.urlopen(f"{base}/seat/0?t={table.screen.token}", timeout=HANG)
     e.value.close()
     assert e.value.code == 403  # one screen, no per-seat links
+    with urllib.request.urlopen(f"{base}/rules/screen?t={table.screen.token}", timeout=HANG) as r:
+        assert r.status == 200  # the rules are one click away at the screen too
     forged = websocket.create_connection(
         base.replace("http", "ws", 1) + "/ws/screen?t=x", timeout=HANG
     )
