@@ -34,7 +34,7 @@ from cardcore._game import (
     State,
     TextForm,
 )
-from cardcore._hooks import CardcoreHooks, Plugin, SearchHints, hookimpl
+from cardcore._hooks import CardcoreHooks, LayoutHints, Plugin, SearchHints, hookimpl
 from cardcore._host import (
     PluginConflict,
     PluginError,
@@ -92,6 +92,7 @@ __all__ = [
     "IsolatedBot",
     "JsonCodec",
     "Layout",
+    "LayoutHints",
     "LazyActions",
     "MatchRecord",
     "Observation",

@@ -15,7 +15,7 @@ import pluggy
 
 from cardcore._game import BotSpec, CodecSpec, GameSpec
 
-__all__ = ["CardcoreHooks", "Plugin", "SearchHints", "hookimpl", "hookspec"]
+__all__ = ["CardcoreHooks", "LayoutHints", "Plugin", "SearchHints", "hookimpl", "hookspec"]
 
 hookspec = pluggy.HookspecMarker("cardcore")
 """Marks hook specifications (used by cardcore only)."""
@@ -107,6 +107,44 @@ class SearchHints:
             )
 
 
+def _zone_names(value: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise TypeError(f"LayoutHints takes a list of zone names, not {value!r}")
+    out = tuple(value)
+    for name in out:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"LayoutHints takes zone names (non-empty text), not {name!r}")
+    return out
+
+
+@final
+@attrs.frozen(kw_only=True)
+class LayoutHints:
+    """How the web table (``cardcore play GAME --web``) may lay out a game's zones.
+
+    Returned by ``cardcore_register_layout_hints``. Every field is optional, and a game
+    with no hints is drawn from its layout alone: the other seats' zones above, the
+    zones of no seat in the middle, the player's own below. A hint only moves and
+    draws zones; it never shows a card the seat may not see.
+
+    A zone is named as its :class:`cardcore.Layout` names it (``trick``), or by the
+    name of a family of numbered zones (``won`` for ``won0``, ``won1``...), so that one
+    hint fits every player count. A name the table has no zone for is ignored, with a
+    warning.
+    """
+
+    game: str
+    """The game id the hints are for (``nestors``)."""
+    centre: tuple[str, ...] = attrs.field(default=(), converter=_zone_names)
+    """Zones drawn in the centre of the table, first and with larger cards (the trick)."""
+    order: tuple[str, ...] = attrs.field(default=(), converter=_zone_names)
+    """Zones drawn first, in this order, among their neighbours (the rest follow in
+    the layout's order)."""
+    stacked: tuple[str, ...] = attrs.field(default=(), converter=_zone_names)
+    """Zones drawn as an overlapping pile, whose cards need not be read one by one
+    (tricks won, a stock)."""
+
+
 class CardcoreHooks(Protocol):
     """The hooks a plugin module may implement (all optional)."""
 
@@ -170,6 +208,21 @@ class CardcoreHooks(Protocol):
         """
         ...
 
+    @hookspec
+    def cardcore_register_layout_hints(self) -> Iterable[LayoutHints]:
+        """Register layout hints: where the web table draws a plugin's zones (optional).
+
+        Example:
+            >>> from cardcore import LayoutHints, hookimpl
+            >>> @hookimpl
+            ... def cardcore_register_layout_hints():
+            ...     yield LayoutHints(game="mygame", centre=["trick"])  # doctest: +SKIP
+
+        Returns:
+            The plugin's hints, as :class:`cardcore.LayoutHints` records.
+        """
+        ...
+
 
 _T = TypeVar("_T")
 
@@ -203,6 +256,10 @@ def _hints(items: Iterable[SearchHints]) -> tuple[SearchHints, ...]:
     return _records(items, SearchHints, "search_hints")
 
 
+def _layouts(items: Iterable[LayoutHints]) -> tuple[LayoutHints, ...]:
+    return _records(items, LayoutHints, "layout_hints")
+
+
 @final
 @attrs.frozen(kw_only=True, eq=False)
 class Plugin:
@@ -233,6 +290,8 @@ class Plugin:
     """RL codecs for the plugin's games (their factories are called only when needed)."""
     search_hints: tuple[SearchHints, ...] = attrs.field(default=(), converter=_hints)
     """How ``ismcts`` and ``pimc`` play the plugin's games best, one record per game."""
+    layout_hints: tuple[LayoutHints, ...] = attrs.field(default=(), converter=_layouts)
+    """Where the web table draws the zones of the plugin's games (optional)."""
 
     @hookimpl
     def cardcore_register_games(self) -> Iterable[GameSpec]:
@@ -253,3 +312,8 @@ class Plugin:
     def cardcore_register_search_hints(self) -> Iterable[SearchHints]:
         """Yield :attr:`search_hints`."""
         return self.search_hints
+
+    @hookimpl
+    def cardcore_register_layout_hints(self) -> Iterable[LayoutHints]:
+        """Yield :attr:`layout_hints`."""
+        return self.layout_hints

@@ -29,7 +29,7 @@ from cardcore._botspec import (
     parse_bot_spec,
 )
 from cardcore._game import Bot, BotSpec, CodecSpec, Game, GameSpec
-from cardcore._hooks import CardcoreHooks, Plugin, SearchHints
+from cardcore._hooks import CardcoreHooks, LayoutHints, Plugin, SearchHints
 from cardcore._options import build_options
 
 __all__ = [
@@ -288,6 +288,28 @@ class PluginHost:
         _collect(self)
         assert self._hints is not None
         return self._hints
+
+    def layout_hints(self, game: str) -> tuple[LayoutHints, ...]:
+        """The layout hints the plugins give for ``game`` (``cardcore_register_layout_hints``).
+
+        They only change how the web table draws, so they are read when a table is set
+        up, not at discovery; several are applied in turn.
+
+        Raises:
+            TypeError: a plugin's hook yielded something other than LayoutHints (and
+                whatever a plugin's hook raised).
+        """
+        found: list[LayoutHints] = []
+        for records in self._pm.hook.cardcore_register_layout_hints():
+            for rec in itertools.islice(records, MAX_RECORDS):
+                if not isinstance(rec, LayoutHints):
+                    raise TypeError(
+                        "cardcore_register_layout_hints yielded "
+                        f"{type(rec).__name__}, not LayoutHints"
+                    )
+                if rec.game == game:
+                    found.append(rec)
+        return tuple(found)
 
     def game_spec(self, name: str) -> GameSpec:
         """The spec of one game.

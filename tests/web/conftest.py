@@ -50,12 +50,15 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Serve]:
-    """Start web tables as ``cardcore play ARGS --web`` would; each is stopped afterwards."""
+    """Start web tables as ``cardcore play ARGS --web`` would; each is stopped afterwards.
+
+    Keywords go to the :class:`WebTable` (``layout_hints=...`` instead of the plugins').
+    """
     servers: list[TableServer] = []
 
-    def start(*argv: str) -> tuple[TableServer, str]:
+    def start(*argv: str, **options: Any) -> tuple[TableServer, str]:
         args = build_parser().parse_args(["play", *argv, "--web", "--no-browser"])
-        table = build_table(args, save_dir=tmp_path)
+        table = build_table(args, save_dir=tmp_path, **options)
         server = TableServer(table, rules=rules_text(table.game.name), pace=0)
         servers.append(server)
         return server, server.start()

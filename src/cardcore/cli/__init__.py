@@ -566,6 +566,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--no-browser", action="store_true", help="--web: print the links, open no browser"
     )
+    p.add_argument(
+        "--hot-seat",
+        action="store_true",
+        help="--web: the --human seats share one screen, which hides every card between "
+        "two people's turns (the terminal always plays people this way)",
+    )
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser(

@@ -6,10 +6,12 @@ import argparse
 import contextlib
 import secrets
 import sys
+import warnings
 from typing import Any
 
 from cardcore._engine import MatchRecord
 from cardcore._game import Game
+from cardcore._hooks import LayoutHints
 from cardcore._options import options_to_json
 from cardcore.cli import _common as cli
 from cardcore.web._match import HUMAN, WebTable
@@ -46,6 +48,19 @@ def rules_text(game_id: str) -> str:
     payload = getattr(meta, "get_payload", None)
     body = payload() if payload is not None else ""
     return str(body or meta["Description"] or meta["Summary"] or "")
+
+
+def layout_hints(game_id: str) -> tuple[LayoutHints, ...]:
+    """The plugins' layout hints for the game; none, with a warning, if they fail."""
+    try:
+        return cli._host().layout_hints(game_id)
+    except Exception as e:  # noqa: BLE001 - a drawing hint is no reason to refuse a table
+        warnings.warn(
+            f"the layout hints for {game_id!r} are ignored: {type(e).__name__}: {e}",
+            UserWarning,
+            stacklevel=2,
+        )
+        return ()
 
 
 def _seed_given(args: argparse.Namespace) -> bool:
@@ -94,8 +109,21 @@ def build_table(args: argparse.Namespace, **kwargs: Any) -> WebTable:
         )
     if args.record:
         cli._check_record_path(args.record)
+    hot_seat = bool(getattr(args, "hot_seat", False))
+    if hot_seat and record.bots.count(HUMAN) < 2:
+        raise cli.CliError(
+            "--hot-seat passes one screen between people: give two --human seats or more"
+        )
+    if "layout_hints" not in kwargs:
+        kwargs["layout_hints"] = layout_hints(game.name)
     return WebTable(
-        game, record, make_bots=cli.table_bots, hint_bot=hint_bot, record_path=args.record, **kwargs
+        game,
+        record,
+        make_bots=cli.table_bots,
+        hint_bot=hint_bot,
+        record_path=args.record,
+        hot_seat=hot_seat,
+        **kwargs,
     )
 
 
@@ -111,18 +139,25 @@ def play_web(args: argparse.Namespace) -> int:
         raise cli.CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    links = server.links(f"http://{shown}:{port}")
+    base = f"http://{shown}:{port}"
+    links = server.links(base)
+    screen = server.screen_link(base)
     print(
         f"{table.game.name}: {table.n} players, seed {table.base.seed} "
         f"(replay this deal with --seed {table.base.seed})"
     )
     for s, who in enumerate(table.entries):
         print(f"  seat {s}: {who}" + (f"  {links[s]}" if s in links else ""))
-    print("each link is that seat's alone; Ctrl-C stops the table", flush=True)
+    if screen is not None:
+        people = ", ".join(str(s) for s in table.humans)
+        print(f"seats {people} share one screen: {screen}")
+        print("it hides every card between two people's turns; Ctrl-C stops the table", flush=True)
+    else:
+        print("each link is that seat's alone; Ctrl-C stops the table", flush=True)
     if not args.no_browser:
         import webbrowser
 
-        webbrowser.open(links[min(links)])
+        webbrowser.open(screen if screen is not None else links[min(links)])
     with contextlib.suppress(KeyboardInterrupt):
         server.serve(sock)
     if table.outcome is None and table.actions:

@@ -9,30 +9,23 @@ public and is shown. Undo and save rest on states being values, as in terminal p
 from __future__ import annotations
 
 import contextlib
-import hmac
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final, final
+from typing import Any, final
 
 import attrs
 
-from cardcore._cards import parse_card
-from cardcore._engine import MatchRecord, accept, initial_state_of, replay
+from cardcore._engine import MatchRecord, initial_state_of, replay
 from cardcore._game import Game, Outcome
-from cardcore._html import zone_entries
-from cardcore._isolation import Refused
-from cardcore.cli import _common
-from cardcore.cli._human_text import _CARD, known_cards, move_text, past_tense, without_legal
+from cardcore._hooks import LayoutHints
+from cardcore.web._layout import ZonePlan
+from cardcore.web._saves import record_path_of_deal, save_new
+from cardcore.web._screen import Screen
+from cardcore.web._seats import HUMAN, Seats, Tally
+from cardcore.web._views import move_seen, seat_view, suggestion
 
 __all__ = ["HUMAN", "WebTable"]
-
-HUMAN: Final = _common.HUMAN
-"""The name a record gives to a seat played by a person."""
-
-
-def _cards_in(text: str) -> list[str]:
-    """The card texts inside an action's text, in order."""
-    return [str(parse_card(c)) for c in _CARD.findall(text)]
 
 
 @final
@@ -46,6 +39,8 @@ class WebTable:
         hint_bot: builds the hint bot for a seat (or None: no hints).
         save_dir: where saves go.
         record_path: where a finished deal's record is written (``--record``), or None.
+        hot_seat: the people share one screen (:attr:`screen`) instead of a link each.
+        layout_hints: the plugins' hints for drawing the game's zones (may be none).
     """
 
     def __init__(
@@ -58,26 +53,32 @@ class WebTable:
         save_dir: Path | None = None,
         record_path: str | None = None,
         draw_seed: Any = None,
+        hot_seat: bool = False,
+        layout_hints: Sequence[LayoutHints] = (),
     ) -> None:
         self.game = game
         self.n = record.num_players
-        self.entries = list(record.bots)
-        self.humans = [s for s, e in enumerate(self.entries) if e == HUMAN]
-        self.tokens = {s: secrets.token_urlsafe(18) for s in self.humans}
-        self.autoplay = dict.fromkeys(self.humans, True)
+        self.seats = Seats(record.bots, own_links=not hot_seat)
+        self.entries = self.seats.entries
+        self.humans = self.seats.humans
+        self.tokens = self.seats.tokens
+        self.autoplay = self.seats.autoplay
         self._make_bots = make_bots
         self._hint_bot = hint_bot
         self._draw_seed = draw_seed or (lambda: secrets.randbelow(2**31))
         self.save_dir = save_dir or Path.cwd()
         self.record_path = record_path
-        self.tally = [0.0] * self.n
-        self.deals = 0
+        self.tally = Tally(self.n)
         self.thinking: int | None = None
         self.epoch = 0
         """Bumped by every change: a bot's answer to an older table is dropped."""
         self.saved: list[str] = []
         self.hints: dict[int, str] = {}
         self._start(record)
+        self.screen = Screen(self) if hot_seat else None
+        """The shared screen of a hot-seat table, else None."""
+        zones = game.observe(self.state, 0).table.layout.zones
+        self.plan = ZonePlan(game.name, layout_hints, [z.name for z in zones])
 
     # ---- a deal's life ---------------------------------------------------------------
 
@@ -117,14 +118,7 @@ class WebTable:
         self.actions.append(text)
         self.movers.append(seat)
         for h in self.humans:
-            obs = self.game.observe(after, h)
-            if h == seat:
-                seen = past_tense(text)
-            else:
-                named = 0
-                for c in _CARD.findall(self.game.render(obs)):
-                    named |= 1 << parse_card(c).id
-                seen = move_text(text, known_cards(obs.table) | named)
+            seen = move_seen(self.game, after, h, seat, text)
             self.logs[h].append({"seat": seat, "text": seen, "forced": forced})
 
     def _check_over(self) -> None:
@@ -135,18 +129,14 @@ class WebTable:
 
     def _finish(self, outcome: Outcome) -> None:
         self.outcome = outcome
-        self.deals += 1
-        for s, share in enumerate(outcome.shares):
-            self.tally[s] += float(share)
+        self.tally.count(outcome)
         for bot in self.bots:
             end = getattr(bot, "end_match", None)
             if end is not None:
                 with contextlib.suppress(Exception):  # the result stands whatever a bot does
                     end(outcome)
         if self.record_path is not None:
-            path = Path(self.record_path)
-            if self.deals > 1:
-                path = path.with_name(f"{path.stem}-{self.deals}{path.suffix}")
+            path = record_path_of_deal(self.record_path, self.tally.deals)
             self.record().save(str(path))
             self.saved.append(str(path))
 
@@ -170,28 +160,7 @@ class WebTable:
 
     def seat_of(self, seat: int, token: str) -> bool:
         """Whether ``token`` is the secret of human seat ``seat``."""
-        mine = self.tokens.get(seat)
-        return mine is not None and hmac.compare_digest(mine.encode(), token.encode())
-
-    def play(self, seat: int, text: str, version: int | None) -> str | None:
-        """Play a person's action by its text; the reason it is refused, or None."""
-        if self.outcome is not None:
-            return "the deal is over: press 'play again' for a new one"
-        to_move = self.to_move()
-        if to_move != seat:
-            return f"it is seat {to_move}'s turn, not yours"
-        if version is not None and version != len(self.actions):
-            return "the table changed before your move arrived: look again and choose"
-        obs = self.game.observe(self.state, seat)
-        try:
-            chosen = self.game.parse_action(text)
-        except Exception as e:  # noqa: BLE001 - a plugin's parser must not end the match
-            return f"cannot read {text!r}: {e}"
-        found = accept(self.game, obs.legal_actions, chosen)
-        if isinstance(found, Refused):
-            return f"{text!r} is not one of your legal actions now"
-        self.apply(seat, found)
-        return None
+        return self.seats.seat_of(seat, token)
 
     def undo(self, seat: int) -> str:
         """Take back ``seat``'s last decision and the bots' moves since; says what happened.
@@ -208,9 +177,7 @@ class WebTable:
             who = ", ".join(str(s) for s in others)
             raise ValueError(f"cannot undo: seat {who} (a person) decided since")
         if self.outcome is not None:
-            self.deals -= 1
-            for s, share in enumerate(self.outcome.shares):
-                self.tally[s] -= float(share)
+            self.tally.count(self.outcome, -1)
             self.outcome = None
         dropped = len(self.actions) - i
         del self.states[i + 1 :]
@@ -227,23 +194,9 @@ class WebTable:
 
     def save(self) -> str:
         """Save the deal so far to a new file (never over another); its path."""
-        # Not named by the seed: the path goes back to the page, and the seed deals every card.
-        stem = f"{self.game.name}-table"
-        k = 1
-        while True:
-            path = self.save_dir / (
-                f"{stem}.cardcore.json" if k == 1 else f"{stem}-{k}.cardcore.json"
-            )
-            try:
-                with path.open("x", encoding="utf-8"):
-                    pass
-            except FileExistsError:
-                k += 1
-                continue
-            break
-        self.record().save(str(path))
-        self.saved.append(str(path))
-        return str(path)
+        path = save_new(self.record(), self.save_dir, self.game.name)
+        self.saved.append(path)
+        return path
 
     def hint(self, seat: int) -> str:
         """What the hint bot would play for ``seat`` now.
@@ -255,18 +208,10 @@ class WebTable:
             raise ValueError("a hint is for your turn")
         if self._hint_bot is None:
             raise ValueError("this game has no bot to give hints")
-        obs = self.game.observe(self.state, seat)
-        name, bot = self._hint_bot(
-            self.game, seat, self.n, self.base.seed * 1000 + len(self.actions)
-        )
-        action = bot.act(obs)
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        found = accept(self.game, obs.legal_actions, action)
-        if isinstance(found, Refused):
-            raise ValueError(f"{name} suggested something that is not legal")
-        self.hints[seat] = str(found)
-        return f"{name} would play: {found}"
+        seed = self.base.seed * 1000 + len(self.actions)
+        name, bot = self._hint_bot(self.game, seat, self.n, seed)
+        self.hints[seat] = suggestion(self.game, self.game.observe(self.state, seat), name, bot)
+        return f"{name} would play: {self.hints[seat]}"
 
     def forced(self, seat: int) -> Any | None:
         """The single legal action of a person on autoplay whose turn it is, else None."""
@@ -279,55 +224,4 @@ class WebTable:
 
     def view(self, seat: int, notice: str = "") -> dict[str, Any]:
         """Everything the page of ``seat`` shows, from that seat's observation only."""
-        game, n = self.game, self.n
-        obs = game.observe(self.state, seat)
-        to_move = self.to_move()
-        teams = game.teams(n)
-        over = self.outcome is not None
-        legal: list[dict[str, Any]] = []
-        if to_move == seat:
-            legal = [{"text": str(a), "cards": _cards_in(str(a))} for a in obs.legal_actions]
-        out: dict[str, Any] = {
-            "type": "view",
-            "game": game.name,
-            "seat": seat,
-            "players": n,
-            "names": ["you" if s == seat else e for s, e in enumerate(self.entries)],
-            # The seed deals every hidden card: a seat learns it only once the deal is over.
-            "seed": self.base.seed if over else None,
-            "version": len(self.actions),
-            "to_move": to_move,
-            "your_turn": to_move == seat,
-            "thinking": self.thinking,
-            "zones": zone_entries([obs.table], seat, teams),
-            "text": game.render(without_legal(obs)),
-            "legal": legal,
-            "log": self.logs[seat],
-            "over": over,
-            "autoplay": self.autoplay.get(seat, False),
-            "can_undo": any(
-                s == seat and i not in self.forced_at for i, s in enumerate(self.movers)
-            ),
-            "hint": self.hints.get(seat),
-            "tally": self.tally,
-            "deals": self.deals,
-            "notice": notice,
-            "saved": self.saved[-1] if self.saved else None,
-        }
-        if over:
-            assert self.outcome is not None
-            views = [game.observe(self.state, s).table for s in range(n)]
-            out["reveal"] = zone_entries(views, seat, teams)
-            out["outcome"] = self.outcome.to_json()
-            out["result"] = self._result(seat)
-        return out
-
-    def _result(self, seat: int) -> str:
-        o = self.outcome
-        assert o is not None
-        lines = [f"The deal is over{' (' + o.reason + ')' if o.reason else ''}."]
-        for s, (score, place) in enumerate(zip(o.scores, o.placing, strict=True)):
-            who = "you" if s == seat else f"seat {s} ({self.entries[s]})"
-            win = " - wins" if o.shares[s] else ""
-            lines.append(f"{who}: score {score:g}, place {place}{win}")
-        return "\n".join(lines)
+        return seat_view(self, seat, notice)

@@ -1,10 +1,10 @@
-"""Plugin hooks: Nestors, its heuristic bot, RL codec and search hints, as one record."""
+"""Plugin hooks: Nestors, its heuristic bot, RL codec, search and layout hints, as one record."""
 
 from __future__ import annotations
 
 from importlib.resources import files
 
-from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
+from cardcore import BotSpec, CodecSpec, GameSpec, LayoutHints, Plugin, SearchHints
 from cardcore_nestors.bots import (
     NestorsHeuristic,
     hand_apply,
@@ -63,6 +63,16 @@ plugin = Plugin(
             segment_apply=hand_apply,
             iterations=400,
             determinizations=10,
+        )
+    ],
+    # At the web table: the trick in the centre, the cards still to come next to it, and
+    # each side's tricks won fanned, so that the table fits one screen.
+    layout_hints=[
+        LayoutHints(
+            game="nestors",
+            centre=["trick"],
+            order=["trick", "row", "hole", "stock"],
+            stacked=["won"],
         )
     ],
 )

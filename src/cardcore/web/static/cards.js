@@ -1,6 +1,7 @@
 // Cards and zones, drawn alike by the replay viewer and the web table.
-// A zone is {name, title, owner, ordered, mine, cards}; a card is its text ("10♥") or
-// null for a card the viewer does not see (drawn as a back).
+// A zone is {name, title, owner, ordered, mine, cards} (and, from a game's layout hints,
+// place and stacked); a card is its text ("10♥") or null for a card the viewer does not
+// see (drawn as a back).
 "use strict";
 const CardDraw = (() => {
   const RED = "♥♦";
@@ -36,7 +37,8 @@ const CardDraw = (() => {
   function zone(z, opts) {
     const box = document.createElement("section");
     const hidden = z.cards.every((c) => c === null);
-    box.className = "zone" + (z.cards.length ? "" : " empty") + (hidden && z.cards.length > 8 ? " pile" : "") + (z.mine ? " mine" : "");
+    box.className = "zone" + (z.cards.length ? "" : " empty") + (hidden && z.cards.length > 8 ? " pile" : "") + (z.mine ? " mine" : "")
+      + (z.stacked ? " stack" : "") + (z.place === "centre" ? " centre" : "");
     box.dataset.zone = z.name;
     if (z.owner !== null && z.owner !== undefined) box.dataset.owner = z.owner;
     const h = document.createElement("h2");

@@ -1,9 +1,13 @@
-// The web table: one seat's page. It draws what the server sends (built from this
-// seat's observation only) and proposes actions; the server decides.
+// The web table: one seat's page, or the screen the people of a hot-seat table share.
+// It draws what the server sends (built from one seat's observation only) and proposes
+// actions; the server decides. Between two people at a shared screen the server sends a
+// privacy step instead: the page then drops every card it drew before asking.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const seat = Number(location.pathname.split("/").pop());
+  const hot = location.pathname === "/screen";
+  const where = hot ? "screen" : location.pathname.split("/").pop();
+  let seat = hot ? null : Number(where);
   const token = new URLSearchParams(location.search).get("t") || "";
   let view = null, ws = null, stopped = false, retry = 500;
   let selected = new Set();
@@ -61,9 +65,11 @@
     const opts = { playable, selected, onCard, hinted: new Set(hintAction ? hintAction.cards : []) };
     const others = $("others");
     others.replaceChildren();
+    const centre = v.zones.filter((z) => z.place === "centre");
+    const placed = v.zones.filter((z) => z.place !== "centre");
     for (let s = 0; s < v.players; s++) {
       if (s === seat) continue;
-      const zs = v.zones.filter((z) => z.owner === s);
+      const zs = placed.filter((z) => z.owner === s);
       const box = document.createElement("div");
       box.className = "seat" + (v.to_move === s ? " to-move" : "");
       box.dataset.seat = s;
@@ -72,8 +78,9 @@
       box.append(h, ...zs.map((z) => CardDraw.zone(z, opts)));
       others.append(box);
     }
-    CardDraw.zones($("middle"), v.zones.filter((z) => z.owner === null), opts);
-    CardDraw.zones($("mine"), v.zones.filter((z) => z.owner === seat), opts);
+    CardDraw.zones($("centre"), centre, opts);
+    CardDraw.zones($("middle"), placed.filter((z) => z.owner === null), opts);
+    CardDraw.zones($("mine"), placed.filter((z) => z.owner === seat), opts);
     drawActions();
     $("title").textContent = v.game + " — seat " + seat + (v.seed === null ? "" : " · seed " + v.seed);
     document.title = v.game + ": seat " + seat;
@@ -102,14 +109,34 @@
       CardDraw.zones($("reveal"), v.reveal.filter((z) => z.owner !== null), {});
     }
   }
+  function blank(msg) {
+    // Nothing of the previous seat's view stays in the page: not a card, not a line.
+    view = null;
+    selected = new Set();
+    for (const id of ["others", "centre", "middle", "mine", "actions", "log", "reveal"]) $(id).replaceChildren();
+    for (const id of ["text", "result-text", "notice", "error", "tally"]) $(id).textContent = "";
+    $("result").hidden = true;
+    $("title").textContent = msg.game + " — one screen";
+    document.title = msg.game + ": pass the screen";
+    $("status").textContent = "pass the screen to seat " + msg.seat;
+    $("privacy-text").textContent = msg.message;
+    $("privacy").dataset.seat = msg.seat;
+    $("privacy").hidden = false;
+    $("reveal-seat").focus();
+  }
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(proto + "//" + location.host + "/ws/" + seat + "?t=" + encodeURIComponent(token));
+    ws = new WebSocket(proto + "//" + location.host + "/ws/" + where + "?t=" + encodeURIComponent(token));
     ws.onopen = () => { retry = 500; $("error").textContent = ""; };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
-      if (msg.type === "view") {
-        const changed = !view || view.version !== msg.version || view.deals !== msg.deals;
+      if (msg.type === "privacy") {
+        blank(msg);
+      } else if (msg.type === "view") {
+        const changed = !view || view.version !== msg.version || view.deals !== msg.deals
+          || view.seat !== msg.seat;
+        $("privacy").hidden = true;
+        seat = msg.seat;
         view = msg;
         if (changed) selected = new Set();
         if (msg.notice) $("notice").textContent = msg.notice;
@@ -136,8 +163,9 @@
   $("save").onclick = () => send({ type: "save" });
   $("again").onclick = () => send({ type: "again" });
   $("autoplay").onchange = (e) => send({ type: "autoplay", on: e.target.checked });
+  $("reveal-seat").onclick = () => send({ type: "reveal", seat: Number($("privacy").dataset.seat) });
   $("rules-link").onclick = async () => {
-    const r = await fetch("/rules/" + seat + "?t=" + encodeURIComponent(token));
+    const r = await fetch("/rules/" + where + "?t=" + encodeURIComponent(token));
     $("rules-text").textContent = await r.text();
     $("rules").showModal();
   };
