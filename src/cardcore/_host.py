@@ -220,14 +220,7 @@ class PluginHost:
             prefer = _prefer_from_env(self._problems)
         self._prefer = {k: _norm(v) for k, v in prefer.items()}
         if builtins:
-            for mod in BUILTIN_PLUGINS:
-                _register_module(
-                    self,
-                    importlib.import_module(mod),
-                    BUILTIN_NAME,
-                    "cardcore",
-                    _version("cardcore"),
-                )
+            _register_builtins(self)
         if load_entrypoints:
             _load_entrypoints(self)
 
@@ -240,8 +233,6 @@ class PluginHost:
         label = name or str(getattr(module, "__name__", type(module).__name__))
         module, where = _declared_plugin(module)
         _register_module(self, module, label, "", "", where)
-
-    # ---- queries -------------------------------------------------------------------
 
     @property
     def plugins(self) -> tuple[PluginInfo, ...]:
@@ -290,26 +281,12 @@ class PluginHost:
         return self._hints
 
     def layout_hints(self, game: str) -> tuple[LayoutHints, ...]:
-        """The layout hints the plugins give for ``game`` (``cardcore_register_layout_hints``).
+        """The layout hints the plugins give for ``game``, applied in turn by the web table.
 
-        They only change how the web table draws, so they are read when a table is set
-        up, not at discovery; several are applied in turn.
-
-        Raises:
-            TypeError: a plugin's hook yielded something other than LayoutHints (and
-                whatever a plugin's hook raised).
+        Read when a table is set up, not at discovery. Raises ``TypeError`` when a hook
+        yields something other than LayoutHints (and whatever a plugin's hook raised).
         """
-        found: list[LayoutHints] = []
-        for records in self._pm.hook.cardcore_register_layout_hints():
-            for rec in itertools.islice(records, MAX_RECORDS):
-                if not isinstance(rec, LayoutHints):
-                    raise TypeError(
-                        "cardcore_register_layout_hints yielded "
-                        f"{type(rec).__name__}, not LayoutHints"
-                    )
-                if rec.game == game:
-                    found.append(rec)
-        return tuple(found)
+        return _layout_hints(self._pm, game)
 
     def game_spec(self, name: str) -> GameSpec:
         """The spec of one game.
@@ -405,6 +382,28 @@ class PluginHost:
         factory = self.bot_factory(bot_name)
         bot = build_bot(bot_name, factory, game, seed=seed, options={**text_options, **options})
         return _checked_bot(bot_name, bot)
+
+
+def _register_builtins(host: PluginHost) -> None:
+    """Register cardcore's own bots (the ``builtin`` plugin)."""
+    for mod in BUILTIN_PLUGINS:
+        _register_module(
+            host, importlib.import_module(mod), BUILTIN_NAME, "cardcore", _version("cardcore")
+        )
+
+
+def _layout_hints(pm: pluggy.PluginManager, game: str) -> tuple[LayoutHints, ...]:
+    """Every ``LayoutHints`` the plugins' hooks give for ``game``, in hook order."""
+    found: list[LayoutHints] = []
+    for records in pm.hook.cardcore_register_layout_hints():
+        for rec in itertools.islice(records, MAX_RECORDS):
+            if not isinstance(rec, LayoutHints):
+                raise TypeError(
+                    f"cardcore_register_layout_hints yielded {type(rec).__name__}, not LayoutHints"
+                )
+            if rec.game == game:
+                found.append(rec)
+    return tuple(found)
 
 
 def _check_plays(spec: BotSpec, bot_name: str, game: Game[Any, Any, Any]) -> None:

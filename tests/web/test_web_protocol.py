@@ -187,6 +187,7 @@ def test_undo_hint_save_resume_and_play_again(serve: Serve, tmp_path: Any) -> No
     ws.send(json.dumps({"type": "again"}))
     fresh = _until(ws, lambda v: v["notice"])
     assert fresh["seed"] is None and not fresh["over"] and table.base.seed != 7
+    assert str(table.base.seed) not in fresh["notice"]  # the new deal's seed waits too
     assert fresh["deals"] == 1 and fresh["tally"] == view["tally"]
 
 

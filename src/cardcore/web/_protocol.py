@@ -134,7 +134,7 @@ async def run_command(table: WebTable, seat: int, msg: dict[str, Any]) -> Reply:
         if table.outcome is None:
             return Reply(error="the deal is not over yet")
         table.new_deal()
-        return Reply(notice=f"a new deal, seed {table.base.seed}")
+        return Reply(notice="a new deal (its seed is shown when it is over)")
     if kind == "autoplay":
         table.autoplay[seat] = bool(msg.get("on"))
         return Reply()
