@@ -70,6 +70,11 @@ class MatchRecord:
     """Who sat in each seat (bot names, ``human``)."""
     outcome: Outcome | None = None
     """The result, once the match is over."""
+    transcripts: tuple[tuple[Mapping[str, Any], ...], ...] = ()
+    """Per seat, what its bot logged of each of its decisions (see ``match_transcript``
+    in :func:`play_match`); ``()`` when no bot logged anything. Each entry is JSON data
+    with ``index``, the index in :attr:`actions` of the decision it belongs to. A seat's
+    entries may hold its hidden cards: a seat's view shows only its own."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -87,6 +92,7 @@ class MatchRecord:
             "bots": list(self.bots),
             "outcome": self.outcome.to_json() if self.outcome is not None else None,
             "actions": list(self.actions),
+            **({"transcripts": [list(t) for t in self.transcripts]} if self.transcripts else {}),
         }
 
     def dumps(self) -> str:
@@ -154,6 +160,7 @@ class MatchRecord:
             deck=tuple(deck) if deck is not None else None,
             bots=tuple(str(b) for b in (need("bots", list, optional=True) or [])),
             outcome=outcome,
+            transcripts=_transcripts(need("transcripts", list, optional=True), data, source),
         )
 
     @classmethod
@@ -192,6 +199,24 @@ class MatchRecord:
             if line.startswith(' "actions": ['):
                 return n + 1 + index
         return None
+
+
+def _transcripts(
+    data: list[Any] | None, record: Mapping[str, Any], source: str
+) -> tuple[tuple[Mapping[str, Any], ...], ...]:
+    """The ``transcripts`` field checked: one list of objects per seat (absent: none).
+
+    Raises:
+        RecordError: naming what is wrong.
+    """
+    if not data:
+        return ()
+    if len(data) != record.get("num_players"):
+        raise RecordError(f"{source}: field 'transcripts' needs one list per seat")
+    for seat, entries in enumerate(data):
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise RecordError(f"{source}: field 'transcripts', seat {seat}: not a list of objects")
+    return tuple(tuple(entries) for entries in data)
 
 
 @final
@@ -367,6 +392,25 @@ def _bot_name(bot: object) -> str:
     except Exception:  # noqa: BLE001 - a bot's property must not stop the match
         name = None
     return name if type(name) is str else type_name(type(bot))
+
+
+def _transcript_of(bot: object) -> list[dict[str, Any]]:
+    """A JSON copy of what the bot's ``match_transcript()`` returns (``[]``: no method).
+
+    Whatever goes wrong (it raises, gives no list of JSON objects) becomes one entry
+    saying so: a log never changes the result.
+    """
+    try:
+        get = getattr(bot, "match_transcript", None)
+        if get is None:
+            return []
+        data = json.loads(json.dumps(list(get()), ensure_ascii=False, allow_nan=False))
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - a bot's log must not stop the match
+        kind, text = _exc(e)
+        return [{"error": f"match_transcript raised {kind}: {text}"}]
+    if not all(type(e) is dict for e in data):
+        return [{"error": "match_transcript gave something other than a list of JSON objects"}]
+    return data  # type: ignore[no-any-return]
 
 
 # ---- accepting what a bot returns ------------------------------------------------------
@@ -589,6 +633,11 @@ def play_match(
     without calling any method the bot could have defined. The engine then plays and
     records its own legal action, never the bot's object.
 
+    A bot with a ``match_transcript()`` method (the ``llm`` bot has one) is asked for it
+    when the match ends, before ``end_match``: a list of JSON objects, one per decision
+    of this match, kept for its seat in :attr:`MatchRecord.transcripts`. Bots in their
+    own processes (:func:`cardcore.isolated_bot`) are not asked.
+
     With ``time_limit``, a decision that has not returned after ``time_limit`` plus
     :data:`TIME_MARGIN` seconds forfeits at once: in-process bots are left behind in a
     daemon thread (which keeps running; see ``docs/how-to/hidden-information.md``), a
@@ -672,6 +721,7 @@ class _Match:
             state = step.after
         self.state = state
         self.actions = list(self.record.actions)
+        self.resumed = self.record.actions
         self.teams = game.teams(n)
 
     def stopped(self) -> bool:
@@ -696,6 +746,7 @@ class _Match:
         bot that hangs there delays only its own cleanup (a watcher returns the result).
         """
         done = attrs.evolve(self.record, actions=tuple(self.actions), outcome=outcome)
+        done = self.with_transcripts(done)
         self.result = done
         limit = hook_limit(self.time_limit) if self.time_limit is not None else None
         for b in self.bots:
@@ -711,6 +762,35 @@ class _Match:
             except (Exception, SystemExit):  # noqa: BLE001, S110 - the result stands
                 pass
         return done
+
+    def with_transcripts(self, record: MatchRecord) -> MatchRecord:
+        """The record with what each in-process bot's ``match_transcript()`` gives.
+
+        Each entry is tagged with ``index``: the index in the actions of the seat's
+        decision it belongs to, counted in the order the seat decided (a last entry past the seat's
+        decisions belongs to the decision it forfeited, index ``len(actions)``).
+        """
+        logs = [[] if type(b) is IsolatedBot else _transcript_of(b) for b in self.bots]
+        if not any(logs):
+            return record
+        first = len(self.resumed)
+        mine: list[list[int]] = [[] for _ in self.bots]
+        for step in _steps(record, self.game, initial_state_of(record, self.game)):
+            if step.index >= first:
+                mine[step.seat].append(step.index)
+        end = len(record.actions)
+        old = record.transcripts or ((),) * len(self.bots)
+        merged = tuple(
+            (
+                *old[seat],
+                *(
+                    {**e, "index": mine[seat][k] if k < len(mine[seat]) else end}
+                    for k, e in enumerate(entries)
+                ),
+            )
+            for seat, entries in enumerate(logs)
+        )
+        return attrs.evolve(record, transcripts=merged)
 
     def start_hooks(self) -> MatchRecord | None:
         """Call every bot's ``start_match``; the record of a forfeit if one fails."""
