@@ -13,7 +13,6 @@ import pytest
 from cardcore import SPECTATOR, MatchRecord, RecordError, load_bot, load_game, play_match, replay
 from cardcore._html import ALL_SEATS, replay_html
 from cardcore.cli import main
-from cardcore.cli._replay_json import replay_json
 from tests.llmbot.test_llm_bot import GAMES, PLUGIN, SMALL
 
 CARDS = [f"{r}{s}" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K") for s in "♣♦♥♠"]

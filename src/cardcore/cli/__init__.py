@@ -456,8 +456,10 @@ def _show_seat_view(view: dict[str, Any], args: argparse.Namespace) -> int:
 
     print(f"{view['game']}: {view['num_players']} players, seen by seat {seat}")
     draw(view["initial"], "field 'initial'")
-    own = view.get("transcript") if isinstance(view.get("transcript"), list) else []
-    logged = by_decision([[e for e in own if isinstance(e, dict)]], [0])
+    own = view.get("transcript")
+    logged = (
+        by_decision([[e for e in own if isinstance(e, dict)]], [0]) if isinstance(own, list) else {}
+    )
     for i, step in enumerate(view["steps"]):
         shown = step["action"] if step["action"] is not None else "(moves)"
         print(f"seat {step['seat']}: {shown}")
