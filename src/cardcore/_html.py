@@ -467,6 +467,24 @@ def _bars_svg(
     return "".join(parts)
 
 
+_USAGE_HEADS: Final = (
+    '<th title="share of answers refused: unreadable, or not a legal action">illegal</th>'
+    '<th title="share of decisions that needed another answer">retries</th>'
+    "<th>tokens in/out</th><th>cost</th>"
+)
+
+
+def _usage_cells(u: Mapping[str, Any] | None) -> str:
+    """The report's cells of what an entrant's bots logged (``-``: nothing)."""
+    if not u:
+        return "<td>-</td>" * 4
+    cost = "-" if u.get("cost") is None else f"{float(u['cost']):.4g}"
+    return (
+        f"<td>{float(u['illegal_rate']):.1%}</td><td>{float(u['retry_rate']):.1%}</td>"
+        f"<td>{int(u['input_tokens']):,}/{int(u['output_tokens']):,}</td><td>{cost}</td>"
+    )
+
+
 def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, str]] = ()) -> str:
     """A self-contained HTML report of an arena run.
 
@@ -481,6 +499,7 @@ def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, st
         f"{result['deals']} deals, {result['games']} games counted, seed {cfg['seed']}"
     )
     rows_html = []
+    logged = any(b.get("usage") for b in bots)
     for b in bots:
         ws = _interval(b["win_share"])
         sc = _interval(b["score"])
@@ -500,7 +519,8 @@ def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, st
             f"<td>{html.escape(b['bot'])}</td><td>{b['games']}</td>"
             f"<td>{rng(ws, 3)}</td><td>{rng(sc, 2)}</td>"
             f"<td>{'-' if pl is None or math.isnan(pl[0]) else rng(pl, 2)}</td><td>{rating_text}</td>"
-            f"<td>{b['forfeits']}</td><td>{html.escape(reasons)}</td>"
+            f"<td>{b['forfeits']}</td>{_usage_cells(b.get('usage')) if logged else ''}"
+            f"<td>{html.escape(reasons)}</td>"
             "</tr>"
         )
     win_rows = [(b["bot"], *_interval(b["win_share"])) for b in bots]
@@ -555,7 +575,7 @@ svg {{ display: block; margin: 16px 0; background: #fff; border: 1px solid #ccc;
 <main>
 <table id="results">
 <thead><tr><th>bot</th><th>games</th><th>win share [95%]</th><th>score [95%]</th>
-<th>placing [95%]</th><th>rating</th><th>forfeits</th><th>forfeit reasons</th></tr></thead>
+<th>placing [95%]</th><th>rating</th><th>forfeits</th>{_USAGE_HEADS if logged else ""}<th>forfeit reasons</th></tr></thead>
 <tbody>{"".join(rows_html)}</tbody>
 </table>
 {"".join(charts)}
