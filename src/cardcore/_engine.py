@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
+import json
 import operator
 import threading
 import time
@@ -83,6 +84,25 @@ def _bot_name(bot: object) -> str:
     except Exception:  # noqa: BLE001 - a bot's property must not stop the match
         name = None
     return name if type(name) is str else type_name(type(bot))
+
+
+def _transcript_of(bot: object) -> list[dict[str, Any]]:
+    """A JSON copy of what the bot's ``match_transcript()`` returns (``[]``: no method).
+
+    Whatever goes wrong (it raises, gives no list of JSON objects) becomes one entry
+    saying so: a log never changes the result.
+    """
+    try:
+        get = getattr(bot, "match_transcript", None)
+        if get is None:
+            return []
+        data = json.loads(json.dumps(list(get()), ensure_ascii=False, allow_nan=False))
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - a bot's log must not stop the match
+        kind, text = _exc(e)
+        return [{"error": f"match_transcript raised {kind}: {text}"}]
+    if not all(type(e) is dict for e in data):
+        return [{"error": "match_transcript gave something other than a list of JSON objects"}]
+    return data  # type: ignore[no-any-return]
 
 
 # ---- accepting what a bot returns ------------------------------------------------------
@@ -305,6 +325,11 @@ def play_match(
     without calling any method the bot could have defined. The engine then plays and
     records its own legal action, never the bot's object.
 
+    A bot with a ``match_transcript()`` method (the ``llm`` bot has one) is asked for it
+    when the match ends, before ``end_match``: a list of JSON objects, one per decision
+    of this match, kept for its seat in :attr:`MatchRecord.transcripts`. Bots in their
+    own processes (:func:`cardcore.isolated_bot`) are not asked.
+
     With ``time_limit``, a decision that has not returned after ``time_limit`` plus
     :data:`TIME_MARGIN` seconds forfeits at once: in-process bots are left behind in a
     daemon thread (which keeps running; see ``docs/how-to/hidden-information.md``), a
@@ -380,6 +405,50 @@ def _end_hooks(
             pass
 
 
+def _check_match(game: Game[Any, Any, Any], n: int, time_limit: float | None) -> None:
+    """Raise ``ValueError`` for a seat count the game does not take or a bad time limit."""
+    if not game.min_players <= n <= game.max_players:
+        raise ValueError(
+            f"{game.name} needs {game.min_players}-{game.max_players} players, got {n} bots"
+        )
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
+
+
+def _with_transcripts(
+    game: Game[Any, Any, Any], bots: Sequence[Any], first: int, record: MatchRecord
+) -> MatchRecord:
+    """The record with what each in-process bot's ``match_transcript()`` gives.
+
+    Each entry is tagged with ``index``: the index in the actions of the seat's decision
+    it belongs to, counted in the order the seat decided from action ``first`` on (where
+    the match was resumed); a last entry past the seat's decisions belongs to the
+    decision it forfeited, index ``len(actions)``.
+    """
+    logs = [[] if type(b) is IsolatedBot else _transcript_of(b) for b in bots]
+    if not any(logs):
+        return record
+    mine: list[list[int]] = [[] for _ in bots]
+    for step in _steps(record, game, initial_state_of(record, game)):
+        if step.index >= first:
+            mine[step.seat].append(step.index)
+    end = len(record.actions)
+    old = record.transcripts or ((),) * len(bots)
+    return attrs.evolve(
+        record,
+        transcripts=tuple(
+            (
+                *old[seat],
+                *(
+                    {**e, "index": mine[seat][k] if k < len(mine[seat]) else end}
+                    for k, e in enumerate(entries)
+                ),
+            )
+            for seat, entries in enumerate(logs)
+        ),
+    )
+
+
 @final
 class _Match:
     """One match being played: the record so far, the state, the bots."""
@@ -400,12 +469,7 @@ class _Match:
         watch: Watch | None = None,
     ) -> None:
         n = len(bots)
-        if not game.min_players <= n <= game.max_players:
-            raise ValueError(
-                f"{game.name} needs {game.min_players}-{game.max_players} players, got {n} bots"
-            )
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
+        _check_match(game, n, time_limit)
         self.game = game
         self.bots = tuple(bots)
         self.time_limit = time_limit
@@ -419,6 +483,7 @@ class _Match:
             state = step.after
         self.state = state
         self.actions = list(self.record.actions)
+        self.resumed = self.record.actions
         self.teams = game.teams(n)
 
     def stopped(self) -> bool:
@@ -443,6 +508,7 @@ class _Match:
         bot that hangs there delays only its own cleanup (a watcher returns the result).
         """
         done = attrs.evolve(self.record, actions=tuple(self.actions), outcome=outcome)
+        done = _with_transcripts(self.game, self.bots, len(self.resumed), done)
         self.result = done
         limit = hook_limit(self.time_limit) if self.time_limit is not None else None
         _end_hooks(self.bots, outcome, limit, self.stopped)

@@ -205,6 +205,7 @@ def replay_data(
                 **shown,
             }
         )
+    _add_transcripts(frames, record, seat)
     names = list(record.bots) if record.bots else [f"seat {s}" for s in range(n)]
     view = (
         "every seat"
@@ -225,6 +226,29 @@ def replay_data(
         "outcome": None if record.outcome is None else record.outcome.to_json(),
         "frames": frames,
     }
+
+
+def _add_transcripts(frames: list[dict[str, Any]], record: MatchRecord, seat: int) -> None:
+    """Give each frame the transcripts of the decision it shows, as its view may see them.
+
+    Every seat's view shows every seat's; a seat's, only its own (another seat's prompts
+    hold that seat's hidden cards); the table's, none. A forfeited decision's goes with
+    the last frame.
+    """
+    from cardcore.cli._transcripts import blocks, by_decision, summary
+
+    seats = range(record.num_players) if seat == ALL_SEATS else () if seat == SPECTATOR else (seat,)
+    for index, entries in by_decision(record.transcripts, seats).items():
+        frame = frames[min(index + 1, len(frames) - 1)]
+        frame.setdefault("transcripts", []).extend(
+            {
+                "seat": s,
+                "forfeited": index >= len(record.actions),
+                "summary": summary(entry),
+                "blocks": blocks(entry),
+            }
+            for s, entry in entries
+        )
 
 
 _STYLE: Final = """
@@ -248,6 +272,10 @@ ol#log { margin: 0; padding-left: 2.2em; max-height: 70vh; overflow: auto; font-
 ol#log li.current { background: #ffe9a8; }
 ol#log li { cursor: pointer; }
 .outcome { margin-top: 12px; padding: 10px; border-radius: 8px; background: #fff; border: 1px solid #ccc; }
+#transcripts details { margin: 8px 0; background: #fff; border: 1px solid #ccc; border-radius: 8px; padding: 6px 10px; }
+#transcripts summary { cursor: pointer; font-weight: 600; }
+#transcripts h4 { margin: 8px 0 2px; font-size: 13px; }
+#transcripts h4.refused { color: #a4161a; }
 kbd { border: 1px solid #999; border-radius: 3px; padding: 0 4px; background: #fff; color: #111; font-size: 12px; }
 """
 
@@ -277,7 +305,23 @@ function show(i) {
   for (const li of document.querySelectorAll("#log li")) li.classList.toggle("current", Number(li.dataset.step) === at);
   const cur = document.querySelector("#log li.current"); if (cur) cur.scrollIntoView({block: "nearest"});
   $("outcome").hidden = !(at === last && data.outcome);
+  showTranscripts(f.transcripts || []);
   history.replaceState(null, "", "#step=" + at);
+}
+function showTranscripts(list) {
+  // One collapsible panel per decision's transcript; text only, never markup.
+  const box = $("transcripts"); box.replaceChildren(); box.hidden = list.length === 0;
+  for (const t of list) {
+    const d = document.createElement("details"), s = document.createElement("summary");
+    s.textContent = (t.forfeited ? "the forfeited decision of " : "") + seatName(t.seat) + ": " + t.summary;
+    d.append(s);
+    for (const [label, text] of t.blocks) {
+      const h = document.createElement("h4"); h.textContent = label;
+      if (label === "refused") h.className = "refused";
+      const pre = document.createElement("pre"); pre.textContent = text; d.append(h, pre);
+    }
+    box.append(d);
+  }
 }
 if (data.seat === -2) {
   // Every seat's view: each seat's own text, one at a time (it follows the moves until one is chosen).
@@ -354,6 +398,7 @@ keys <kbd>&larr;</kbd> <kbd>&rarr;</kbd> <kbd>Home</kbd> <kbd>End</kbd> · link 
 <div id="zones"></div>
 <div id="text-seats" hidden></div>
 <pre id="text"></pre>
+<div id="transcripts" hidden></div>
 <div id="outcome" class="outcome" hidden></div>
 </div>
 <aside>
@@ -422,6 +467,24 @@ def _bars_svg(
     return "".join(parts)
 
 
+_USAGE_HEADS: Final = (
+    '<th title="share of answers refused: unreadable, or not a legal action">illegal</th>'
+    '<th title="share of decisions that needed another answer">retries</th>'
+    "<th>tokens in/out</th><th>cost</th>"
+)
+
+
+def _usage_cells(u: Mapping[str, Any] | None) -> str:
+    """The report's cells of what an entrant's bots logged (``-``: nothing)."""
+    if not u:
+        return "<td>-</td>" * 4
+    cost = "-" if u.get("cost") is None else f"{float(u['cost']):.4g}"
+    return (
+        f"<td>{float(u['illegal_rate']):.1%}</td><td>{float(u['retry_rate']):.1%}</td>"
+        f"<td>{int(u['input_tokens']):,}/{int(u['output_tokens']):,}</td><td>{cost}</td>"
+    )
+
+
 def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, str]] = ()) -> str:
     """A self-contained HTML report of an arena run.
 
@@ -436,6 +499,7 @@ def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, st
         f"{result['deals']} deals, {result['games']} games counted, seed {cfg['seed']}"
     )
     rows_html = []
+    logged = any(b.get("usage") for b in bots)
     for b in bots:
         ws = _interval(b["win_share"])
         sc = _interval(b["score"])
@@ -455,7 +519,8 @@ def arena_report_html(result: Mapping[str, Any], replays: Sequence[tuple[str, st
             f"<td>{html.escape(b['bot'])}</td><td>{b['games']}</td>"
             f"<td>{rng(ws, 3)}</td><td>{rng(sc, 2)}</td>"
             f"<td>{'-' if pl is None or math.isnan(pl[0]) else rng(pl, 2)}</td><td>{rating_text}</td>"
-            f"<td>{b['forfeits']}</td><td>{html.escape(reasons)}</td>"
+            f"<td>{b['forfeits']}</td>{_usage_cells(b.get('usage')) if logged else ''}"
+            f"<td>{html.escape(reasons)}</td>"
             "</tr>"
         )
     win_rows = [(b["bot"], *_interval(b["win_share"])) for b in bots]
@@ -510,7 +575,7 @@ svg {{ display: block; margin: 16px 0; background: #fff; border: 1px solid #ccc;
 <main>
 <table id="results">
 <thead><tr><th>bot</th><th>games</th><th>win share [95%]</th><th>score [95%]</th>
-<th>placing [95%]</th><th>rating</th><th>forfeits</th><th>forfeit reasons</th></tr></thead>
+<th>placing [95%]</th><th>rating</th><th>forfeits</th>{_USAGE_HEADS if logged else ""}<th>forfeit reasons</th></tr></thead>
 <tbody>{"".join(rows_html)}</tbody>
 </table>
 {"".join(charts)}

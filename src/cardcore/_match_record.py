@@ -71,6 +71,11 @@ class MatchRecord:
     """Who sat in each seat (bot names, ``human``)."""
     outcome: Outcome | None = None
     """The result, once the match is over."""
+    transcripts: tuple[tuple[Mapping[str, Any], ...], ...] = ()
+    """Per seat, what its bot logged of each of its decisions (see ``match_transcript``
+    in :func:`play_match`); ``()`` when no bot logged anything. Each entry is JSON data
+    with ``index``, the index in :attr:`actions` of the decision it belongs to. A seat's
+    entries may hold its hidden cards: a seat's view shows only its own."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -88,6 +93,7 @@ class MatchRecord:
             "bots": list(self.bots),
             "outcome": self.outcome.to_json() if self.outcome is not None else None,
             "actions": list(self.actions),
+            **({"transcripts": [list(t) for t in self.transcripts]} if self.transcripts else {}),
         }
 
     def dumps(self) -> str:
@@ -155,6 +161,7 @@ class MatchRecord:
             deck=tuple(deck) if deck is not None else None,
             bots=tuple(str(b) for b in (need("bots", list, optional=True) or [])),
             outcome=outcome,
+            transcripts=_transcripts(need("transcripts", list, optional=True), data, source),
         )
 
     @classmethod
@@ -193,6 +200,24 @@ class MatchRecord:
             if line.startswith(' "actions": ['):
                 return n + 1 + index
         return None
+
+
+def _transcripts(
+    data: list[Any] | None, record: Mapping[str, Any], source: str
+) -> tuple[tuple[Mapping[str, Any], ...], ...]:
+    """The ``transcripts`` field checked: one list of objects per seat (absent: none).
+
+    Raises:
+        RecordError: naming what is wrong.
+    """
+    if not data:
+        return ()
+    if len(data) != record.get("num_players"):
+        raise RecordError(f"{source}: field 'transcripts' needs one list per seat")
+    for seat, entries in enumerate(data):
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise RecordError(f"{source}: field 'transcripts', seat {seat}: not a list of objects")
+    return tuple(tuple(entries) for entries in data)
 
 
 @final

@@ -163,3 +163,37 @@ def test_the_arena_report_links_to_replays(browser: Any, tmp_path: Path) -> None
     browser.save_screenshot(str(ARTIFACTS / "arena-report.png"))
     _click(browser, By.CSS_SELECTOR, "#replays a")
     assert _text(browser, "counter").startswith("step 0 / ")
+
+
+def test_a_decision_of_an_llm_seat_opens_its_transcript(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen by seat 0, its decisions carry a collapsed panel: prompts, answers, refusals."""
+    monkeypatch.setenv("LLM_USER_PATH", str(tmp_path / "llm-home"))
+    game = load_game("noddy", target=15)
+    plugin = "plugin=tests.llmbot.fake_models"
+    bots = [
+        load_bot(f"llm:model=fake-illegal:{plugin}", game),
+        load_bot(f"llm:model=fake-first:{plugin}", game),
+    ]
+    record = play_match(game, bots, seed=3)
+    retried = next(e for e in record.transcripts[0] if e["errors"])
+    page = tmp_path / "seat0.html"
+    page.write_text(replay_html(record, game, 0), encoding="utf-8")
+    browser.get(f"{page.as_uri()}#step={retried['index'] + 1}")
+    browser.refresh()
+    panel = browser.find_element(By.CSS_SELECTOR, "#transcripts details")
+    summary = panel.find_element(By.TAG_NAME, "summary")
+    assert summary.text.startswith("seat 0 (llm): transcript: 2 answers, 1 refused")
+    prompt = panel.find_element(By.TAG_NAME, "pre")
+    assert not prompt.is_displayed()  # collapsed until opened
+    _click(browser, By.CSS_SELECTOR, "#transcripts summary")
+    assert prompt.is_displayed()
+    texts = [pre.text for pre in panel.find_elements(By.TAG_NAME, "pre")]
+    assert retried["errors"][0] in texts and retried["answers"][-1] in texts
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "replay-transcript.png"))
+    other = next(e for e in record.transcripts[1])
+    browser.get(f"{page.as_uri()}#step={other['index'] + 1}")
+    browser.refresh()
+    assert not browser.find_element(By.ID, "transcripts").is_displayed()

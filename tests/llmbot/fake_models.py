@@ -9,16 +9,27 @@ Nothing here reaches a network.
 - ``fake-garbage``: answers something that is no action at all.
 - ``fake-illegal``: every third decision first names an action of an earlier
   decision that is not legal now; told why, it answers the first legal action.
-- ``fake-slow``: ``fake-first`` after a short sleep.
+- ``fake-slow``: ``fake-first`` after a short sleep; with :data:`EVENTS` set in the
+  environment, each answer appends ``enter ID`` and ``leave ID`` lines (``ID``: the
+  conversation, one per match) to that file, so that a test can see matches overlap.
+
+Every answer reports its tokens (words) and a cost of :data:`PRICE` per token.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import llm
+
+EVENTS = "CARDCORE_FAKE_LLM_EVENTS"
+"""The environment variable naming the file ``fake-slow`` logs its answers to."""
+
+PRICE = 0.5
+"""What every fake model reports a token costs (a round number, in no currency)."""
 
 SCRIPT: list[str] = []
 """The answers of ``fake-script``, taken from the front (tests fill it in)."""
@@ -51,7 +62,10 @@ class _Fake(llm.Model):
 
     def execute(self, prompt: Any, stream: bool, response: Any, conversation: Any) -> Iterator[str]:
         text = self.answer(prompt.prompt or "", conversation)
-        response.set_usage(input=len((prompt.prompt or "").split()), output=len(text.split()))
+        tokens_in, tokens_out = len((prompt.prompt or "").split()), len(text.split())
+        response.set_usage(
+            input=tokens_in, output=tokens_out, details={"cost": PRICE * (tokens_in + tokens_out)}
+        )
         yield text
 
 
@@ -79,8 +93,18 @@ class _Illegal(_Fake):
 
 class _Slow(_Fake):
     def answer(self, prompt: str, conversation: Any) -> str:
+        path = os.environ.get(EVENTS)
+        _event(path, f"enter {conversation.id}")
         time.sleep(0.02)
+        _event(path, f"leave {conversation.id}")
         return _first_listed(conversation, prompt)
+
+
+def _event(path: str | None, line: str) -> None:
+    """Append one line to the events file (one write: lines of processes never mix)."""
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
 
 
 @llm.hookimpl

@@ -149,8 +149,9 @@ def test_options_legal_template_temperature_and_log(tmp_path: Path) -> None:
         _bot(game, "fake-first", "template={hand}")
 
 
-def test_two_worker_arena_with_fake_models(tmp_path: Path) -> None:
+def test_two_worker_arena_with_fake_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """llm entrants play a duplicate-deal arena in two worker processes, offline."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2]))  # the workers' too
     result = run_arena(
         "highcard",
         [f"llm:model=fake-first:{PLUGIN}", f"llm:model=fake-illegal:{PLUGIN}", "random"],
@@ -161,6 +162,7 @@ def test_two_worker_arena_with_fake_models(tmp_path: Path) -> None:
     )
     assert result.played == result.games == 2 * 6
     assert result.errors == ()
+    assert not any(b.forfeits for b in result.bots), result.table()  # the models answered
 
 
 def test_play_command_with_an_llm_seat(capsys: pytest.CaptureFixture[str]) -> None:

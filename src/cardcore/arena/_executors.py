@@ -13,28 +13,33 @@ worker was playing; that executor can do neither without breaking the whole pool
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import contextlib
 import importlib
 import math
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
 from typing import Any, Final, Protocol, final
 
-from cardcore._sandbox import end_strays_of, process_tree
+from cardcore._sandbox import MEMORY_LIMIT, end_strays_of, limit_memory, process_tree
 from cardcore.arena._store import ArenaError
 from cardcore.arena._worker import (
     READY,
     Job,
     Result,
     SharedWatch,
+    end_stray_processes,
     error_result,
     forfeit_result,
     game_bound,
     kill_after,
     play_job_watched,
+    stop_bot_processes,
     worker_main,
 )
 
@@ -62,16 +67,83 @@ class Executor(Protocol):
 
 @final
 class InlineExecutor:
-    """Plays the games one after another in this process (``--workers 0``).
+    """Plays the games in this process (``--workers 0``), ``concurrency`` at a time.
+
+    One after another by default; more than one at a time, in threads.
 
     With a time limit, a decision that never returns is abandoned in its thread; a bot
     that ends the process ends the arena: use worker processes for untrusted bots.
     """
 
+    def __init__(self, concurrency: int = 1) -> None:
+        self._concurrency = concurrency
+
     def run(self, jobs: Iterator[Job], done: Done) -> None:
         """Play every job here."""
-        for job in jobs:
-            done(job, play_job_watched(job))
+        if self._concurrency <= 1:
+            for job in jobs:
+                done(job, play_job_watched(job))
+            return
+        with concurrent.futures.ThreadPoolExecutor(self._concurrency, "cardcore-game") as pool:
+            pending: dict[concurrent.futures.Future[Result], Job] = {}
+            while True:
+                while len(pending) < 2 * self._concurrency:
+                    todo = next(jobs, None)
+                    if todo is None:
+                        break
+                    pending[pool.submit(play_job_watched, todo)] = todo
+                if not pending:
+                    return
+                finished, _ = concurrent.futures.wait(pending, return_when="FIRST_COMPLETED")
+                for future in finished:
+                    done(pending.pop(future), future.result())
+
+
+def _key(job: Job) -> tuple[int, int]:
+    return int(job["deal"]), int(job["arrangement"])
+
+
+def threaded_worker_main(conn: Connection, parent: int, concurrency: int) -> None:
+    """A local worker that plays up to ``concurrency`` games at once, each in a thread.
+
+    For bots that wait on a network rather than the CPU. Each result goes back as soon
+    as its game ends (tagged with the game's ``key``), so results come out of order.
+    Each game enforces its own time limit from its thread (:func:`play_job_watched`);
+    what the bots started is cleaned up whenever no game is being played.
+    """
+    from cardcore.arena._worker import _orphan_guard
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the arena process handles Ctrl-C
+    threading.Thread(target=_orphan_guard, args=(parent,), daemon=True).start()
+    limit_memory(MEMORY_LIMIT)
+    lock = threading.Lock()
+    running = [0]
+
+    def play(job: Job) -> None:
+        result = {**play_job_watched(job), "key": list(_key(job))}
+        with lock:
+            running[0] -= 1
+            if not running[0]:
+                end_stray_processes()
+            with contextlib.suppress(OSError, ValueError):
+                conn.send(result)
+
+    try:
+        conn.send(READY)
+    except (OSError, ValueError):
+        return
+    with concurrent.futures.ThreadPoolExecutor(concurrency, "cardcore-game") as pool:
+        while True:
+            try:
+                job = conn.recv()
+            except (EOFError, OSError):
+                break
+            if job is None:
+                break
+            with lock:
+                running[0] += 1
+            pool.submit(play, job)
+    stop_bot_processes()
 
 
 QUEUED_SECONDS: Final = 0.05
@@ -89,13 +161,18 @@ def _depth(mean_seconds: float | None) -> int:
 class _Slot:
     """One worker process and the jobs sent to it, the one it is playing first."""
 
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Any, concurrency: int = 1) -> None:
         self.cells = ctx.RawArray("d", 3)
         self.cells[0] = -1.0
         self.conn, child = ctx.Pipe(duplex=True)
         # Not a daemon, so that a bot may start processes of its own; the arena always
         # stops its workers, and a worker exits by itself if the arena is killed.
-        self.proc = ctx.Process(target=worker_main, args=(child, self.cells, os.getpid()))
+        if concurrency > 1:
+            target: Any = threaded_worker_main
+            args: tuple[Any, ...] = (child, os.getpid(), concurrency)
+        else:
+            target, args = worker_main, (child, self.cells, os.getpid())
+        self.proc = ctx.Process(target=target, args=args)
         self.proc.start()
         child.close()
         self.jobs: collections.deque[Job] = collections.deque()
@@ -114,8 +191,14 @@ class _Slot:
         self.jobs.append(job)
         self.conn.send(job)
 
-    def finished(self) -> Job:
-        job = self.jobs.popleft()
+    def finished(self, result: Result) -> Job:
+        """The job ``result`` is of: the one tagged with its key, else the oldest one."""
+        key = result.pop("key", None)
+        job = next((j for j in self.jobs if key is not None and list(_key(j)) == key), None)
+        if job is None:
+            job = self.jobs.popleft()
+        else:
+            self.jobs.remove(job)
         self.since = time.monotonic()
         return job
 
@@ -150,14 +233,22 @@ class ProcessExecutor:
     that was deciding forfeits (or, if no bot was deciding, the game is an error).
     Games merely queued on a lost worker are sent elsewhere, as if new.
 
+    With ``concurrency`` above 1, each worker plays that many games at once, in threads
+    (:func:`threaded_worker_main`), for bots that wait on a network: results then come
+    in any order, each game's thread enforces its time limit (a stuck decision is
+    abandoned, not its worker stopped), and a worker that makes no progress for a
+    whole game's bound is stopped.
+
     Args:
         workers: the number of processes (at least 1).
+        concurrency: games played at once by each worker.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, concurrency: int = 1) -> None:
         if workers < 1:
             raise ValueError("a process pool needs at least one worker")
         self._workers = workers
+        self._concurrency = max(1, concurrency)
         self._ctx = multiprocessing.get_context("spawn")
 
     def run(self, jobs: Iterator[Job], done: Done) -> None:
@@ -165,7 +256,8 @@ class ProcessExecutor:
         retry: collections.deque[Job] = collections.deque()
         slots: list[_Slot] = []
         mean: float | None = None  # moving average of a game's play time
-        depth = _depth(mean)
+        extra = self._concurrency - 1  # games played beside the oldest one
+        depth = _depth(mean) + extra
 
         def next_job() -> Job | None:
             return retry.popleft() if retry else next(jobs, None)
@@ -234,7 +326,7 @@ class ProcessExecutor:
                                 slots.remove(slot)
                             break
                 while len(slots) < self._workers and (job := next_job()) is not None:
-                    slot = _Slot(self._ctx)
+                    slot = _Slot(self._ctx, self._concurrency)
                     slots.append(slot)
                     slot.send(job)
                 busy = [s for s in slots if s.jobs]
@@ -259,8 +351,8 @@ class ProcessExecutor:
                             continue
                         took = float(result.get("seconds", 0.0))
                         mean = took if mean is None else 0.9 * mean + 0.1 * took
-                        depth = _depth(mean)
-                        done(slot.finished(), result)
+                        depth = _depth(mean) + extra
+                        done(slot.finished(result), result)
                     elif slot.proc.sentinel in ready:
                         died(slot)
                     elif slot.jobs[0]["time_limit"]:

@@ -7,13 +7,13 @@ import io
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, final
+from typing import Any, Final, final
 
 import attrs
 
 from cardcore.arena._bots import BotEntry
 from cardcore.arena._seating import Seating
-from cardcore.arena._stats import Estimate, Rating, separation_warnings
+from cardcore.arena._stats import Estimate, Rating, Usage, separation_warnings
 
 __all__ = ["ArenaConfig", "ArenaResult", "BotStats"]
 
@@ -87,6 +87,9 @@ class BotStats:
     """openskill rating, or ``None`` when openskill is not installed."""
     forfeit_reasons: tuple[str, ...] = ()
     """Up to three distinct forfeit reasons, as recorded."""
+    usage: Usage | None = None
+    """What its bots logged of their decisions (an ``llm`` entrant: answers, refusals,
+    tokens, cost), over every game of the run; ``None`` when they logged nothing."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -100,6 +103,7 @@ class BotStats:
             "placing": self.placing.to_json(),
             "rating": None if self.rating is None else self.rating.to_json(),
             "forfeit_reasons": list(self.forfeit_reasons),
+            "usage": None if self.usage is None else self.usage.to_json(),
         }
 
 
@@ -174,6 +178,8 @@ class ArenaResult:
             lines.extend(f"rejected: {r}" for r in self.rejected[:5])
         for b in self.bots:
             lines.extend(f"forfeit by {b.bot}: {r}" for r in b.forfeit_reasons)
+        if any(b.usage is not None for b in self.bots):
+            lines.append(USAGE_NOTE)
         return lines
 
     def warnings(self) -> list[str]:
@@ -194,6 +200,7 @@ class ArenaResult:
     def rows(self) -> list[dict[str, str]]:
         """The table's rows as display strings, by column."""
         out = []
+        logged = any(b.usage is not None for b in self.bots)
         for b in self.bots:
             out.append(
                 {
@@ -206,6 +213,7 @@ class ArenaResult:
                     if b.rating is None
                     else f"{b.rating.mu:.1f} ± {b.rating.sigma:.1f}",
                     "forfeits": str(b.forfeits),
+                    **(_usage_cells(b.usage) if logged else {}),
                 }
             )
         return out
@@ -267,6 +275,7 @@ class ArenaResult:
                 ),
                 "rating_mu",
                 "rating_sigma",
+                *USAGE_COLUMNS,
             ]
         )
         for b in self.bots:
@@ -283,6 +292,7 @@ class ArenaResult:
                     ),
                     _num(None if b.rating is None else b.rating.mu),
                     _num(None if b.rating is None else b.rating.sigma),
+                    *_usage_csv(b.usage),
                 ]
             )
         return buf.getvalue()
@@ -290,6 +300,46 @@ class ArenaResult:
     def write_csv(self, path: str | Path) -> None:
         """Write :meth:`csv` to a file."""
         Path(path).write_text(self.csv(), encoding="utf-8")
+
+
+USAGE_NOTE: Final = (
+    "Illegal: the share of answers refused (unreadable, or not a legal action); retries: "
+    "the share of decisions that needed another answer; tokens (in/out) and cost as the "
+    "model's client reported them; over every game played."
+)
+"""The note under a table with logged decisions."""
+
+USAGE_COLUMNS: Final = (
+    "decisions_logged",
+    "answers",
+    "refused",
+    "illegal_rate",
+    "retry_rate",
+    "input_tokens",
+    "output_tokens",
+    "cost",
+)
+"""The CSV columns of :class:`~cardcore.arena._stats.Usage` (empty for a bot without)."""
+
+
+def _usage_cells(u: Usage | None) -> dict[str, str]:
+    """The table's cells of what a bot logged (``-`` for a bot that logged nothing)."""
+    if u is None:
+        return dict.fromkeys(("illegal", "retries", "tokens", "cost"), "-")
+    return {
+        "illegal": f"{u.illegal_rate:.1%}",
+        "retries": f"{u.retry_rate:.1%}",
+        "tokens": f"{u.input_tokens:,}/{u.output_tokens:,}",
+        "cost": "-" if u.cost is None else f"{u.cost:.4g}",
+    }
+
+
+def _usage_csv(u: Usage | None) -> list[str]:
+    if u is None:
+        return [""] * len(USAGE_COLUMNS)
+    values = (u.decisions, u.answers, u.refused, u.illegal_rate, u.retry_rate)
+    return [*(str(v) if isinstance(v, int) else repr(v) for v in values),
+            str(u.input_tokens), str(u.output_tokens), _num(u.cost)]  # fmt: skip
 
 
 def _num(v: float | None) -> str:

@@ -38,6 +38,8 @@ from cardcore.arena._seating import (
 from cardcore.arena._stats import (
     CI_METHOD,
     GameResult,
+    Usage,
+    add_usage,
     aggregate,
     complete_deals,
     openskill_ratings,
@@ -62,6 +64,9 @@ MAX_TIME_LIMIT: Final = 86_400.0
 
 MAX_WORKERS: Final = 1024
 """The most local worker processes."""
+
+MAX_CONCURRENCY: Final = 256
+"""The most games one worker plays at once."""
 
 MAX_SEED: Final = 2**63
 """Seeds lie in ``-MAX_SEED < seed < MAX_SEED``."""
@@ -186,12 +191,12 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _executor(workers: int, scheduler: Any, jobs: int) -> Executor:
+def _executor(workers: int, scheduler: Any, jobs: int, concurrency: int = 1) -> Executor:
     if scheduler is not None:
         return DaskExecutor(scheduler)
     if workers == 0:
-        return InlineExecutor()
-    return ProcessExecutor(max(1, min(workers, jobs)))
+        return InlineExecutor(concurrency)
+    return ProcessExecutor(max(1, min(workers, jobs)), concurrency)
 
 
 def _check_bots(
@@ -248,6 +253,7 @@ def run_arena(
     host: PluginHost | None = None,
     sandbox: bool = False,
     deal_secret: bool = False,
+    concurrency: int = 1,
 ) -> ArenaResult:
     """Run (or resume) a duplicate-deal tournament and return per-bot statistics.
 
@@ -295,6 +301,11 @@ def run_arena(
         deal_secret: a new run draws a secret, stored with it, that goes into every
             deal seed, so that knowing ``seed`` does not reveal the deals (``cardcore
             arena`` always does). A resumed run uses the secret it was started with.
+        concurrency: games each worker (or this process, with ``workers=0``) plays at
+            once, in threads: for entrants that wait on a network rather than the CPU
+            (``llm``). Each game's result is the same whatever the concurrency; it cannot
+            be used with isolated entrants (their processes are one per seat and worker).
+            Dask workers run as many games as they have threads instead.
 
     Returns:
         The statistics of the run's first ``games`` deals.
@@ -340,6 +351,15 @@ def run_arena(
             f"one run may hold ({MAX_GAMES}); use fewer deals or --seating rotate"
         )
     isolated = isolated_entries(entries, isolation, host)
+    if not 1 <= concurrency <= MAX_CONCURRENCY:
+        raise ArenaError(f"--concurrency must be 1-{MAX_CONCURRENCY}, not {concurrency}")
+    if concurrency > 1 and any(isolated):
+        alone = ", ".join(e.label for e, i in zip(entries, isolated, strict=True) if i)
+        raise ArenaError(
+            f"--concurrency plays games in threads of one process, which isolated bots "
+            f"({alone}) cannot share: use --concurrency 1, or --isolation none for bots "
+            "you trust"
+        )
     prefer = host_preferences(host)
     box = _sandbox(sandbox, isolation, entries, db)
     _check_bots(entries, game_obj, host, isolated, prefer, box)
@@ -365,6 +385,11 @@ def run_arena(
         rejected = _check_stored(store, run, config, plan, games, game_obj, finished, secret)
         reused = sum(1 for d, _ in finished if d < games)
         played = 0
+        tally: list[Usage | None] = [None] * len(entries)
+        if reused:  # what the bots of the stored games logged (their records were read)
+            for row in store.games(run, deals=games, records=True):
+                if (row.deal, row.arrangement) in finished:
+                    add_usage(tally, row.seats, row.record)
         # A deal's games are stored only once every seating of it is played: until then
         # a bot that can read the database finds no record of the deal it is playing.
         withheld: dict[int, list[GameRow]] = {}
@@ -397,6 +422,8 @@ def run_arena(
                     for row in withheld.pop(job["deal"]):
                         store.add(run, row)
                 played += result.get("status") == "done"  # a failed game is not played
+                if result.get("status") == "done":
+                    add_usage(tally, job["seats"], result.get("record"))
                 bar.advance()
 
             if reused < games * len(plan):
@@ -404,6 +431,7 @@ def run_arena(
                     _cpus() if workers is None else workers,
                     scheduler,
                     games * len(plan) - reused,
+                    concurrency,
                 )
                 try:
                     executor.run(jobs(), done)
@@ -435,6 +463,7 @@ def run_arena(
             placing=s.placing,
             rating=None if ratings is None else ratings[i],
             forfeit_reasons=tuple(reasons[i]),
+            usage=tally[i],
         )
         for i, (e, s) in enumerate(zip(entries, summaries, strict=True))
     )

@@ -34,6 +34,8 @@ __all__ = [
     "CI_METHOD",
     "Estimate",
     "Rating",
+    "Usage",
+    "add_usage",
     "aggregate",
     "openskill_ratings",
     "separation_warnings",
@@ -380,3 +382,93 @@ def openskill_ratings(
         [Rating(mu=float(r.mu), sigma=float(r.sigma)) for r in ratings],
         "openskill Plackett-Luce ratings, games taken in deal order",
     )
+
+
+# ---- what bots logged ------------------------------------------------------------------
+
+
+@final
+@attrs.frozen(kw_only=True)
+class Usage:
+    """What an entrant's bots logged of their decisions (``MatchRecord.transcripts``).
+
+    Counted over every game of the run that has the entrant's transcripts (an ``llm``
+    entrant's: one entry per decision with its answers and refusals).
+    """
+
+    decisions: int = 0
+    """Decisions logged."""
+    answers: int = 0
+    """Answers given (a refused answer and the one after it are two)."""
+    refused: int = 0
+    """Answers refused: unreadable, or not a legal action then."""
+    retried: int = 0
+    """Decisions with at least one refused answer."""
+    input_tokens: int = 0
+    """Tokens sent, as the client reported them."""
+    output_tokens: int = 0
+    """Tokens received, as the client reported them."""
+    cost: float | None = None
+    """The cost the client reported (in its unit), or ``None`` when it reported none."""
+    seconds: float = 0.0
+    """Time spent waiting for answers."""
+
+    @property
+    def illegal_rate(self) -> float:
+        """The share of answers refused (unreadable or illegal): 0 with no answers."""
+        return self.refused / self.answers if self.answers else 0.0
+
+    @property
+    def retry_rate(self) -> float:
+        """The share of decisions that needed a retry: 0 with no decisions."""
+        return self.retried / self.decisions if self.decisions else 0.0
+
+    def add(self, entry: Mapping[str, Any]) -> Usage:
+        """This usage with one logged decision added (an entry without answers counts none)."""
+        answers, errors = entry.get("answers"), entry.get("errors")
+        if not isinstance(answers, list):
+            return self
+        refused = len(errors) if isinstance(errors, list) else 0
+        cost = _num(entry.get("cost"))
+        return Usage(
+            decisions=self.decisions + 1,
+            answers=self.answers + len(answers),
+            refused=self.refused + refused,
+            retried=self.retried + (refused > 0),
+            input_tokens=self.input_tokens + int(_num(entry.get("input_tokens")) or 0),
+            output_tokens=self.output_tokens + int(_num(entry.get("output_tokens")) or 0),
+            cost=self.cost if cost is None else (self.cost or 0.0) + cost,
+            seconds=self.seconds + (_num(entry.get("seconds")) or 0.0),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data, with the two rates."""
+        return {
+            **attrs.asdict(self),
+            "illegal_rate": self.illegal_rate,
+            "retry_rate": self.retry_rate,
+        }
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def add_usage(
+    tally: list[Usage | None], seats: Sequence[int], record: Mapping[str, Any] | None
+) -> None:
+    """Add what one game's bots logged to ``tally`` (per entrant; ``None``: nothing yet).
+
+    Args:
+        tally: per entrant, its usage so far; updated in place.
+        seats: the entrant of each seat of the game.
+        record: the game's match record as JSON (its ``transcripts``, if any).
+    """
+    logs = (record or {}).get("transcripts") or []
+    for seat, entries in enumerate(logs):
+        if seat >= len(seats) or not isinstance(entries, list):
+            continue
+        e = seats[seat]
+        for entry in entries:
+            if isinstance(entry, dict) and isinstance(entry.get("answers"), list):
+                tally[e] = (tally[e] or Usage()).add(entry)

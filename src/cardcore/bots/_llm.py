@@ -19,6 +19,7 @@ import itertools
 import json
 import os
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Any, Final, final
@@ -57,6 +58,7 @@ MAX_LISTED: Final = 200
 """At most this many legal actions are listed in a prompt (the rest are counted)."""
 
 _counter = itertools.count()
+_REGISTERING = threading.Lock()
 
 
 @final
@@ -118,45 +120,10 @@ class LLMBot:
         plugin: str = "",
         log: str = "",
     ) -> None:
-        if not model:
-            raise ValueError("the llm bot needs a model: llm:model=NAME ('llm models' lists them)")
         if not 0 <= retries <= 20:
             raise ValueError(f"retries must be 0-20, not {retries}")
-        try:
-            import llm
-        except ModuleNotFoundError:
-            raise ValueError(
-                "the llm bot needs the llm library: pip install './[llm]' in a cardcore checkout (cardcore is not on PyPI), or pip install llm"
-            ) from None
-        if plugin:
-            _register_plugin(llm, plugin)
-        try:
-            self._model = llm.get_model(model)
-        except llm.UnknownModelError:
-            known = ", ".join(sorted(m.model_id for m in llm.get_models())[:20])
-            raise ValueError(
-                f"llm knows no model {model!r} (some it knows: {known}); install its llm plugin "
-                "or check 'llm models'"
-            ) from None
-        self._options: dict[str, Any] = {}
-        if temperature is not None:
-            try:
-                self._model.Options.model_validate({"temperature": temperature})
-            except Exception as e:  # noqa: BLE001 - pydantic's error says what is wrong
-                raise ValueError(
-                    f"model {model!r} takes no temperature {temperature}: {e}"
-                ) from None
-            self._options["temperature"] = temperature
-        if template.startswith("@"):
-            template = Path(template[1:]).read_text(encoding="utf-8")
-        self._template = template or (DEFAULT_TEMPLATE if legal else _BARE_TEMPLATE)
-        try:
-            self._template.format(observation="", legal_actions="")
-        except (KeyError, IndexError, ValueError) as e:
-            raise ValueError(
-                f"template may use only {{observation}} and {{legal_actions}} (and {{{{ }}}} for "
-                f"braces): {e!r}"
-            ) from None
+        self._model, self._options = _load_model(model, temperature, plugin)
+        self._template = _template_of(template, legal)
         self.model_id = model
         self.retries = retries
         self.legal = legal
@@ -176,24 +143,10 @@ class LLMBot:
 
     def start_match(self, game: Any, seat: int, num_players: int) -> None:
         """A new conversation: the rules of ``game`` as its system prompt."""
-        from cardcore._host import PluginError, default_host
-
         self._game = game
         self._seat = seat
         self._players = num_players
-        try:
-            spec = default_host().game_spec(game.name)
-            title, rules = spec.title, spec.rules_text.strip()
-        except (PluginError, AttributeError):
-            title, rules = str(getattr(game, "name", "the game")), ""
-        self._system = _SYSTEM.format(
-            title=title,
-            seat=seat,
-            players=num_players,
-            last=num_players - 1,
-            rules=rules
-            or "(the game ships no rules text: read them from the table and the actions)",
-        )
+        self._system = _system_prompt(game, seat, num_players)
         self._conversation = self._model.conversation()
         self.transcript = []
         self._logged = False
@@ -213,14 +166,9 @@ class LLMBot:
             self.start_match(self._game, getattr(observation, "seat", 0), players)
         game = self._game
         legal = observation.legal_actions
-        listed = [str(a) for a in itertools.islice(legal, MAX_LISTED)]
-        more = len(legal) - len(listed)
-        listing = "\n".join(f"- {a}" for a in listed)
-        if more > 0:
-            listing += f"\n(and {more} more, not listed)"
         # The game's rendering lists the legal actions too: the template decides instead.
         view = str(game.render(without_legal(observation)))
-        prompt = self._template.format(observation=view, legal_actions=listing)
+        prompt = self._template.format(observation=view, legal_actions=_listing(legal))
         turn: dict[str, Any] = {
             "decision": len(self.transcript),
             "prompts": [],
@@ -240,19 +188,8 @@ class LLMBot:
                 prompt, system=self._system if first else None, **self._options
             )
             answer = response.text()
-            took = time.monotonic() - start
-            usage = response.usage()
-            turn["prompts"].append(prompt)
-            turn["answers"].append(answer)
-            turn["seconds"] += took
-            turn["input_tokens"] += usage.input or 0
-            turn["output_tokens"] += usage.output or 0
-            self.totals["answers"] += 1
-            self.totals["seconds"] += took
-            self.totals["input_tokens"] += usage.input or 0
-            self.totals["output_tokens"] += usage.output or 0
-            if attempt:
-                self.totals["retries"] += 1
+            _count(turn, self.totals, prompt, answer, time.monotonic() - start, response.usage())
+            self.totals["retries"] += attempt > 0
             found, why = _read(game, legal, answer, accept, Refused)
             if found is not None:
                 turn["action"] = str(found)
@@ -265,19 +202,27 @@ class LLMBot:
             f"model {self.model_id!r} gave no legal action in {self.retries + 1} answer(s): {why}"
         )
 
+    def match_transcript(self) -> list[dict[str, Any]]:
+        """This match's decisions for the match record (the first carries the system prompt).
+
+        Each is the decision's ``prompts``, ``answers``, ``errors`` (the reason sent back
+        after each refused answer), ``input_tokens``, ``output_tokens``, ``cost`` (when
+        the model reports one), ``seconds``, and the ``action`` played (none: forfeited).
+        """
+        out = [{k: v for k, v in turn.items() if k != "decision"} for turn in self.transcript]
+        if out:
+            out[0] = {"system": self._system, **out[0]}
+        return out
+
     def end_match(self, outcome: Any) -> None:
         """Write the transcript when a log folder was given."""
         self._write_log(outcome=getattr(outcome, "reason", None))
-
-    # ---- inside --------------------------------------------------------------------
 
     def _write_log(self, **extra: Any) -> None:
         if self._log is None or not self.transcript or self._logged:
             return
         self._logged = True
-        self._log.mkdir(parents=True, exist_ok=True)
         name = getattr(self._game, "name", "game")
-        path = self._log / f"{name}-seat{self._seat}-{os.getpid()}-{next(_counter)}.json"
         data = {
             "model": self.model_id,
             "game": name,
@@ -288,7 +233,116 @@ class LLMBot:
             "totals": self.totals,
             **extra,
         }
-        path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        _write_json(self._log, f"{name}-seat{self._seat}", data)
+
+
+def _load_model(model: str, temperature: float | None, plugin: str) -> tuple[Any, dict[str, Any]]:
+    """The ``llm`` model named ``model`` and the options it is prompted with.
+
+    Raises:
+        ValueError: the library is missing, the model unknown, the temperature refused.
+    """
+    if not model:
+        raise ValueError("the llm bot needs a model: llm:model=NAME ('llm models' lists them)")
+    try:
+        import llm
+    except ModuleNotFoundError:
+        raise ValueError(
+            "the llm bot needs the llm library: pip install './[llm]' in a cardcore checkout "
+            "(cardcore is not on PyPI), or pip install llm"
+        ) from None
+    if plugin:
+        _register_plugin(llm, plugin)
+    try:
+        found = llm.get_model(model)
+    except llm.UnknownModelError:
+        known = ", ".join(sorted(m.model_id for m in llm.get_models())[:20])
+        raise ValueError(
+            f"llm knows no model {model!r} (some it knows: {known}); install its llm plugin "
+            "or check 'llm models'"
+        ) from None
+    if temperature is None:
+        return found, {}
+    try:
+        found.Options.model_validate({"temperature": temperature})
+    except Exception as e:  # noqa: BLE001 - pydantic's error says what is wrong
+        raise ValueError(f"model {model!r} takes no temperature {temperature}: {e}") from None
+    return found, {"temperature": temperature}
+
+
+def _template_of(template: str, legal: bool) -> str:
+    """The decision prompt: given, read from ``@FILE``, or the built-in one.
+
+    Raises:
+        ValueError: it uses a field other than ``{observation}`` and ``{legal_actions}``.
+    """
+    if template.startswith("@"):
+        template = Path(template[1:]).read_text(encoding="utf-8")
+    template = template or (DEFAULT_TEMPLATE if legal else _BARE_TEMPLATE)
+    try:
+        template.format(observation="", legal_actions="")
+    except (KeyError, IndexError, ValueError) as e:
+        raise ValueError(
+            f"template may use only {{observation}} and {{legal_actions}} (and {{{{ }}}} for "
+            f"braces): {e!r}"
+        ) from None
+    return template
+
+
+def _system_prompt(game: Any, seat: int, players: int) -> str:
+    """The system prompt of a match: the table, the seat and the game's rules."""
+    from cardcore._host import PluginError, default_host
+
+    try:
+        spec = default_host().game_spec(game.name)
+        title, rules = spec.title, spec.rules_text.strip()
+    except (PluginError, AttributeError):
+        title, rules = str(getattr(game, "name", "the game")), ""
+    return _SYSTEM.format(
+        title=title,
+        seat=seat,
+        players=players,
+        last=players - 1,
+        rules=rules or "(the game ships no rules text: read them from the table and the actions)",
+    )
+
+
+def _listing(legal: Any) -> str:
+    """The legal actions, one a line (at most :data:`MAX_LISTED`, the rest counted)."""
+    listed = [str(a) for a in itertools.islice(legal, MAX_LISTED)]
+    listing = "\n".join(f"- {a}" for a in listed)
+    more = len(legal) - len(listed)
+    return listing + f"\n(and {more} more, not listed)" if more > 0 else listing
+
+
+def _count(
+    turn: dict[str, Any],
+    totals: dict[str, float],
+    prompt: str,
+    answer: str,
+    took: float,
+    usage: Any,
+) -> None:
+    """Add one answer to its decision and to the match's counts."""
+    turn["prompts"].append(prompt)
+    turn["answers"].append(answer)
+    turn["seconds"] += took
+    totals["answers"] += 1
+    totals["seconds"] += took
+    for key, n in (("input_tokens", usage.input), ("output_tokens", usage.output)):
+        turn[key] += n or 0
+        totals[key] += n or 0
+    cost = (usage.details or {}).get("cost")
+    if isinstance(cost, int | float) and not isinstance(cost, bool):
+        turn["cost"] = turn.get("cost", 0.0) + float(cost)
+        totals["cost"] = totals.get("cost", 0.0) + float(cost)
+
+
+def _write_json(folder: Path, stem: str, data: Any) -> None:
+    """Write ``data`` to a new file in ``folder`` (created if missing)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{stem}-{os.getpid()}-{next(_counter)}.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
 def _read(game: Any, legal: Any, answer: str, accept: Any, refused: type) -> tuple[Any, str]:
@@ -325,5 +379,6 @@ def _register_plugin(llm: Any, module_name: str) -> None:
     except ImportError as e:
         raise ValueError(f"llm plugin {module_name!r} cannot be imported: {e}") from None
     pm = llm.plugins.pm
-    if not pm.is_registered(module):
-        pm.register(module, name=module_name)
+    with _REGISTERING:  # bots are built in several threads at once (arena --concurrency)
+        if not pm.is_registered(module):
+            pm.register(module, name=module_name)

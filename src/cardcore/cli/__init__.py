@@ -332,7 +332,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"warning: {mismatch}", file=sys.stderr)
         code = int(browse_replay(game, record, seat))
     else:
-        _print_replay(record, game, seat)
+        _print_replay(record, game, seat, full=args.transcripts)
         code = 0
     if mismatch:
         print(f"cardcore replay: {mismatch}", file=sys.stderr)
@@ -364,9 +364,17 @@ def _outcome_mismatch(record: MatchRecord, game: Any, path: str) -> str | None:
     return None
 
 
-def _print_replay(record: MatchRecord, game: Any, seat: int) -> None:
-    """The text replay: the table, or one seat's view (no seed, no deck, its actions)."""
+def _print_replay(record: MatchRecord, game: Any, seat: int, *, full: bool = False) -> None:
+    """The text replay: the table, or one seat's view (no seed, no deck, its actions).
+
+    Under each decision, the transcript its bot logged (a seat's view: only its own), in
+    one line, or whole with ``full``.
+    """
     from cardcore._match_record import check_outcome, initial_state_of
+    from cardcore.cli._transcripts import by_decision
+
+    seats = range(record.num_players) if seat == SPECTATOR else (seat,)
+    logged = by_decision(record.transcripts, seats)
 
     if seat == SPECTATOR:
         print(
@@ -382,8 +390,13 @@ def _print_replay(record: MatchRecord, game: Any, seat: int) -> None:
         # The record holds every action; a seat's view shows only its own by name.
         shown = step.action if seat in (SPECTATOR, step.seat) else "(moves)"
         print(f"seat {step.seat}: {shown}")
+        _print_transcript(logged.get(step.index, ()), full)
         print(_indent(game.render(game.observe(step.after, seat))))
         state = step.after
+    forfeited = logged.get(len(record.actions), ())
+    if forfeited:
+        print(f"seat {forfeited[0][0]}: (no legal action)")
+        _print_transcript(forfeited, full)
     if record.outcome is not None:
         try:
             check_outcome(record, game, state)
@@ -396,6 +409,14 @@ def _print_replay(record: MatchRecord, game: Any, seat: int) -> None:
         )
     elif game.current_player(state) is not None:
         print("The record ends here: the match was not finished.")
+
+
+def _print_transcript(entries: Any, full: bool) -> None:
+    """A decision's transcript entries, indented under it: a summary, or whole."""
+    from cardcore.cli._transcripts import entry_lines, summary
+
+    for _, entry in entries:
+        print(_indent("\n".join(entry_lines(entry)) if full else summary(entry)))
 
 
 def _show_seat_view(view: dict[str, Any], args: argparse.Namespace) -> int:
@@ -433,12 +454,23 @@ def _show_seat_view(view: dict[str, Any], args: argparse.Namespace) -> int:
             ) from None
         print(_indent(game.render(observation)))
 
+    from cardcore.cli._transcripts import by_decision
+
     print(f"{view['game']}: {view['num_players']} players, seen by seat {seat}")
     draw(view["initial"], "field 'initial'")
+    own = view.get("transcript")
+    logged = (
+        by_decision([[e for e in own if isinstance(e, dict)]], [0]) if isinstance(own, list) else {}
+    )
     for i, step in enumerate(view["steps"]):
         shown = step["action"] if step["action"] is not None else "(moves)"
         print(f"seat {step['seat']}: {shown}")
+        _print_transcript(logged.get(int(step.get("index", i)), ()), args.transcripts)
         draw(step["observation"], f"step #{i + 1}")
+    forfeited = logged.get(len(view["steps"]), ())
+    if forfeited:
+        print(f"seat {seat}: (no legal action)")
+        _print_transcript(forfeited, args.transcripts)
     outcome = view.get("outcome")
     if outcome is not None:
         from cardcore._game import Outcome
@@ -605,6 +637,12 @@ def build_parser() -> argparse.ArgumentParser:
         "the match is over)",
     )
     p.add_argument("--json", action="store_true", help="print the steps as JSON")
+    p.add_argument(
+        "--transcripts",
+        action="store_true",
+        help="show whole what bots logged of each decision (an llm seat's prompts, answers "
+        "and refusals; a seat's view: its own only), not just a line each",
+    )
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(

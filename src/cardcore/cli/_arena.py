@@ -110,6 +110,17 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--search-workers", type=int, metavar="N", help=SEARCH_WORKERS_HELP)
     p.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        metavar="N",
+        help=(
+            "games each worker plays at once, in threads (default: %(default)s): for bots "
+            "that wait on a network rather than the CPU, such as llm; the results are the "
+            "same whatever N"
+        ),
+    )
+    p.add_argument(
         "--no-time-limit",
         action="store_true",
         help="no time limit (a bot that never answers then stops the arena)",
@@ -235,6 +246,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             isolation=args.isolation,
             sandbox=_wants_sandbox(args, bots),
             deal_secret=_untrusted(bots),
+            concurrency=args.concurrency,
         )
     except KeyboardInterrupt:
         print(

@@ -53,7 +53,9 @@ def replay_json(record: MatchRecord, game: Game[Any, Any, Any], seat: int) -> di
     Each step carries its number, the seat that acted, the action's text and the
     observation after it. Seen by one seat, the actions of the other seats are ``null``
     (what that seat learnt of them is in its observation), as in the text form, and the
-    document is a seat view: the record's public header without the seed or the deck.
+    document is a seat view: the record's public header without the seed or the deck,
+    and of the transcripts bots logged (``MatchRecord.transcripts``) only that seat's,
+    as ``transcript`` (another seat's would show its hidden cards).
 
     Args:
         record: the match.
@@ -64,7 +66,7 @@ def replay_json(record: MatchRecord, game: Game[Any, Any, Any], seat: int) -> di
         For the table: ``{"record": ..., "seen_by": "table", "initial": ..., "steps":
         [...], "outcome": ...}``. For a seat: ``{"format": "cardcore-seat-view/1",
         "game": ..., ..., "seen_by": SEAT, "initial": ..., "steps": [...], "outcome":
-        ...}``.
+        ..., "transcript": [...]}`` (``transcript`` only when the seat's bot logged).
     """
     steps = []
     for step in replay(record, game):
@@ -87,7 +89,13 @@ def replay_json(record: MatchRecord, game: Game[Any, Any, Any], seat: int) -> di
     if seat == SPECTATOR:
         header.pop("actions")
         return {"record": header, **body}
-    return {"format": SEAT_VIEW_FORMAT, **{k: header[k] for k in SEAT_VIEW_HEADER}, **body}
+    own = list(record.transcripts[seat]) if record.transcripts else []
+    return {
+        "format": SEAT_VIEW_FORMAT,
+        **{k: header[k] for k in SEAT_VIEW_HEADER},
+        **body,
+        **({"transcript": own} if own else {}),
+    }
 
 
 def read_replay_file(path: str) -> MatchRecord | dict[str, Any]:
