@@ -23,13 +23,14 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import wait
 from typing import Any, Final, Protocol, final
 
-from cardcore._sandbox import end_strays_of, process_tree
+from cardcore._sandbox import end_strays_of, process_tree, subreaper
 from cardcore.arena._store import ArenaError
 from cardcore.arena._worker import (
     READY,
     Job,
     Result,
     SharedWatch,
+    end_stray_processes,
     error_result,
     forfeit_result,
     game_bound,
@@ -65,13 +66,19 @@ class InlineExecutor:
     """Plays the games one after another in this process (``--workers 0``).
 
     With a time limit, a decision that never returns is abandoned in its thread; a bot
-    that ends the process ends the arena: use worker processes for untrusted bots.
+    that ends the process ends the arena: use worker processes for untrusted bots. After
+    each game, the processes started while it was played (bot processes aside) are
+    killed, as a worker does; this process adopts what a bot detaches meanwhile.
     """
 
     def run(self, jobs: Iterator[Job], done: Done) -> None:
         """Play every job here."""
-        for job in jobs:
-            done(job, play_job_watched(job))
+        with subreaper():
+            for job in jobs:
+                before = frozenset(process_tree(os.getpid()))
+                result = play_job_watched(job)
+                end_stray_processes(before)
+                done(job, result)
 
 
 QUEUED_SECONDS: Final = 0.05

@@ -26,6 +26,7 @@ import attrs
 from cardcore._engine import MatchRecord, RecordError, initial_state_of, replay
 from cardcore._game import Game, IllegalActionError, Outcome
 from cardcore._host import PluginError
+from cardcore._isolation import IsolatedBot, Refused
 from cardcore._options import OptionError, options_to_json
 from cardcore._table import SPECTATOR
 from cardcore.cli import _common as cli
@@ -98,8 +99,11 @@ class _Session:
         saved: bool = False,
         auto_forced: bool | None = None,
         drawn_seed: bool = False,
+        make_bots: Any = None,
     ) -> None:
         self.game = game
+        self.make_bots = make_bots or cli.table_bots
+        """Builds the bots (``cli.table_bots``'s signature): isolated ones too."""
         self.base = attrs.evolve(record, actions=(), outcome=None)
         self.names = list(record.bots)
         self.n = record.num_players
@@ -131,7 +135,7 @@ class _Session:
             self.actions.append(str(step.action))
         self.saved_at: int | None = len(self.actions) if saved else None
         """How many decisions the last save held (``None``: never saved)."""
-        self.bots = cli.table_bots(game, self.names, record.seed)
+        self.bots = self.make_bots(game, self.names, record.seed)
         self.seen: dict[int, str] = {}
         self.last_human: int | None = None
 
@@ -260,8 +264,14 @@ class _Session:
         teams = self.game.teams(self.n)
         self.term.status(f"{self._label(seat)} is thinking...")
         t0 = time.perf_counter()
+        bot = self.bots[seat]
         try:
-            action = self.bots[seat].act(obs)
+            if type(bot) is IsolatedBot:  # stopped if it overruns, its refusal told as is
+                action = bot.decide(obs, obs.legal_actions, self.time_limit)
+                if type(action) is Refused:
+                    return Outcome.forfeited(self.n, seat, f"seat {seat} {action}", teams)
+            else:
+                action = bot.act(obs)
         except Exception as e:  # noqa: BLE001 - a crashing bot forfeits, as in play_match
             return Outcome.forfeited(
                 self.n, seat, f"seat {seat} raised {type(e).__name__}: {e}", teams
@@ -416,7 +426,7 @@ class _Session:
         del self.movers[i:]
         del self.actions[i:]
         # Fresh bots: a bot must not remember moves that were taken back.
-        self.bots = cli.table_bots(self.game, self.names, self.base.seed)
+        self.bots = self.make_bots(self.game, self.names, self.base.seed)
         self.seen.clear()
         self.term.say(f"undone: {dropped} decision(s) taken back.")
         return True
@@ -533,7 +543,7 @@ class _Session:
         if self._unsaved() and not self._leave_or_stay():
             # A bot may have been stopped in the middle of its thinking: fresh bots, and
             # the whole table again.
-            self.bots = cli.table_bots(self.game, self.names, self.base.seed)
+            self.bots = self.make_bots(self.game, self.names, self.base.seed)
             self.seen.clear()
             self.last_human = None
             return False
@@ -599,19 +609,22 @@ def play_human(
         dealer=args.dealer,
         bots=tuple(entries),
     )
-    session = _Session(
-        game,
-        record,
-        Terminal(),
-        save_path=args.record,
-        final_path=args.record,
-        verbose=bool(args.verbose),
-        time_limit=args.time_limit,
-        as_json=bool(args.json),
-        auto_forced=getattr(args, "auto_forced", None),
-        drawn_seed=bool(getattr(args, "drawn_seed", False)),
-    )
-    return session.run()
+    table = cli.table_bots_for(args)
+    with table.running():  # what the bots start ends with the match
+        session = _Session(
+            game,
+            record,
+            Terminal(),
+            save_path=args.record,
+            final_path=args.record,
+            verbose=bool(args.verbose),
+            time_limit=args.time_limit,
+            as_json=bool(args.json),
+            auto_forced=getattr(args, "auto_forced", None),
+            drawn_seed=bool(getattr(args, "drawn_seed", False)),
+            make_bots=table,
+        )
+        return session.run()
 
 
 def resume_human(args: argparse.Namespace) -> int:
@@ -648,19 +661,22 @@ def resume_human(args: argparse.Namespace) -> int:
         game = cli._host().load_game(record.game, **dict(record.options))
     except (PluginError, OptionError) as e:
         raise RecordError(f"{path}: {e}") from None
-    session = _Session(
-        game,
-        record,
-        Terminal(),
-        save_path=args.record or path,
-        final_path=args.record,
-        verbose=bool(args.verbose),
-        time_limit=args.time_limit,
-        as_json=bool(args.json),
-        saved=not args.record,  # the resumed file already holds these decisions
-        auto_forced=getattr(args, "auto_forced", None),
-    )
-    return session.run()
+    table = cli.table_bots_for(args)
+    with table.running():  # what the bots start ends with the match
+        session = _Session(
+            game,
+            record,
+            Terminal(),
+            save_path=args.record or path,
+            final_path=args.record,
+            verbose=bool(args.verbose),
+            time_limit=args.time_limit,
+            as_json=bool(args.json),
+            saved=not args.record,  # the resumed file already holds these decisions
+            auto_forced=getattr(args, "auto_forced", None),
+            make_bots=table,
+        )
+        return session.run()
 
 
 # ---- replay browser ----------------------------------------------------------------------
