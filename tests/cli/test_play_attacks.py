@@ -93,7 +93,7 @@ def test_a_saved_match_is_out_of_a_sandboxed_bot_s_reach(tmp_path: Path, mode: s
 @pytest.mark.parametrize("mode", MODES)
 def test_a_leftover_process_ends_with_the_match(tmp_path: Path, mode: str, bot: str) -> None:
     """What a bot starts, even detached in a session of its own, is gone when play ends."""
-    marker = f"3603.{os.getpid()}{len(mode)}{len(bot)}"
+    marker = f"3603.{os.getpid()}{list(MODES).index(mode)}{len(bot)}"
     done = _play(
         tmp_path, "highcard", "--bots", f"{BOTS}:{bot}:marker={marker},random", "--json",
         *MODES[mode],
