@@ -28,7 +28,6 @@ from cardcore.cli._common import (
     SANDBOX_HELP,
     SEARCH_SECONDS_HELP,
     SEARCH_WORKERS_HELP,
-    UNTRUSTED_DEAL_NOTE,
     CliError,
     _build_game,
     _check_record_path,
@@ -224,7 +223,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         # and a secret instead; the record holds the deal.
         args.seed = secret_deal(args.seed)
         args.drawn_seed = False
-        print(UNTRUSTED_DEAL_NOTE, file=sys.stderr)
+        args.secret_deal = True  # said once the bots are built
     if args.record:
         _check_record_path(args.record)  # before playing: a finished match is never lost
     if humans:

@@ -292,10 +292,19 @@ class TableBots:
         hidden: files a sandboxed bot must not see (the record, the resumed file).
     """
 
-    def __init__(self, isolation: str, sandbox: bool | None, hidden: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        isolation: str,
+        sandbox: bool | None,
+        hidden: Sequence[str] = (),
+        *,
+        note: str | None = None,
+    ) -> None:
         self.isolation = isolation
         self.sandbox = sandbox
         self.hidden = tuple(os.path.abspath(h) for h in hidden if h)
+        self.note = note
+        """Said on standard error once the bots are built (then forgotten)."""
         self._made: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _isolated(self, names: Sequence[str]) -> tuple[bool, ...]:
@@ -332,7 +341,7 @@ class TableBots:
     def bots(self, game: Any, entries: Sequence[str], seed: int) -> list[Any]:
         """The bots of every seat but the people's (``None`` there), not yet started."""
         from cardcore._botmaking import host_preferences
-        from cardcore._isolation import IsolatedBot
+        from cardcore._isolation import START_SECONDS, IsolatedBot
 
         names = [e for e in entries if e != HUMAN]
         if not names:
@@ -361,7 +370,14 @@ class TableBots:
                 sandbox=box,
             )
             self._made.add(bot)
+            failure = bot.build(START_SECONDS)  # a bad name or option: one line, now
+            if failure is not None:
+                raise CliError(f"bot {entry!r} {failure}")
+            bot.name = bot.own_name or name  # as it would be called in this process
             out.append(bot)
+        if self.note is not None:
+            print(self.note, file=sys.stderr)
+            self.note = None
         return out
 
     def __call__(self, game: Any, entries: Sequence[str], seed: int) -> list[Any]:
@@ -403,7 +419,8 @@ class TableBots:
 def table_bots_for(args: argparse.Namespace) -> TableBots:
     """The :class:`TableBots` of ``cardcore play``'s arguments."""
     return TableBots(
-        getattr(args, "isolation", "none"),
+        getattr(args, "isolation", None) or "auto",
         getattr(args, "sandbox", False),
         hidden=[p for p in (getattr(args, "record", None), getattr(args, "resume", None)) if p],
+        note=UNTRUSTED_DEAL_NOTE if getattr(args, "secret_deal", False) else None,
     )
