@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -30,8 +31,12 @@ MODES: dict[str, list[str]] = {
 }
 
 
-def _play(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _play(
+    tmp_path: Path, *args: str, stdin: str = "", home: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if home is not None:
+        env["HOME"] = str(home)
     return subprocess.run(
         [sys.executable, "-m", "cardcore", "play", *args],
         env=env,
@@ -155,3 +160,25 @@ def test_the_web_table_refuses_isolation_flags(capsys: pytest.CaptureFixture[str
     code = main(["play", "highcard", "--web", "--sandbox", "--no-browser"])
     assert code == 2
     assert "for the terminal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sandbox", [True, False])
+def test_the_sandbox_refuses_saves_parents_home_and_network(tmp_path: Path, sandbox: bool) -> None:
+    """In play's sandbox each attempt fails and the match goes on; outside it, each succeeds."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "secret.txt").write_text("the user's files\n", encoding="utf-8")
+    save = tmp_path / "saved.json"
+    save.write_text("{}", encoding="utf-8")
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        port = server.getsockname()[1]
+        bot = f"{BOTS}:Snooper:db={save}:home={home}:port={port}"
+        flags = ["--sandbox"] if sandbox else ["--no-sandbox"]
+        done = _play(tmp_path, "highcard", "--bots", f"{bot},random", "--json", *flags, home=home)
+    assert _outcome(done)["outcome"]["forfeit"] is None
+    for attack in ("database", "home", "parents", "network"):
+        verdicts = _verdicts(done.stderr, attack)
+        assert len(verdicts) == 1, (attack, done.stderr)
+        assert verdicts[0].startswith("failed") is sandbox, (attack, verdicts)
