@@ -451,6 +451,57 @@ def test_hot_seat_keeps_each_persons_moves_private(
         assert f"seat {step.seat} (human) {past_tense(str(step.action))}" in out
 
 
+@pytest.mark.parametrize(
+    ("seed", "line"),
+    [
+        ([], "(a seed drawn at random: --seed 1234567 deals this match again)"),
+        (["--seed", "1234567"], "(seed 1234567: --seed 1234567 deals this match again)"),
+    ],
+)
+def test_hot_seat_shows_the_seed_only_when_the_match_is_over(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    seed: list[str],
+    line: str,
+) -> None:
+    """Two people at one screen: the seed, which deals every hidden card, is not shown and
+    names no save file until the match is over, and is shown then."""
+    import secrets
+
+    monkeypatch.setattr(secrets, "randbelow", lambda _n: 1234567)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "highcard-table.cardcore.json").write_text("another match's save\n")
+    argv = ["play", "highcard", "--human", "0", "--human", "1", "--dealer", "1", *seed]
+    code, out, _ = run(monkeypatch, capsys, argv, ["1", "save", *firsts(load_game("highcard"), 2)])
+    assert code == 0
+    before, over, after = out.partition("Game over")
+    assert over
+    assert "1234567" not in before
+    assert "highcard: 2 players, preset default, the seed is shown when the match is over" in out
+    assert "saved 1 decisions to highcard-table-2.cardcore.json" in before
+    assert MatchRecord.load(tmp_path / "highcard-table-2.cardcore.json").seed == 1234567
+    assert f"  {line}\n" in after
+
+
+def test_one_person_is_shown_the_drawn_seed_at_the_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Alone against bots, a person sees the drawn seed first and saves are named by it."""
+    import secrets
+
+    monkeypatch.setattr(secrets, "randbelow", lambda _n: 1234567)
+    monkeypatch.chdir(tmp_path)
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--dealer", "1"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["save", "quit"])
+    assert code == 0
+    assert out.startswith(
+        "highcard: 2 players, preset default, seed 1234567\n"
+        "  (a seed drawn at random: --seed 1234567 deals this match again)\n"
+    )
+    assert "to highcard-seed1234567.cardcore.json" in out
+
+
 def test_bots_fill_the_other_seats_in_order_with_their_options(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -172,13 +172,28 @@ class _Session:
             if forfeit is not None:
                 return self._finish(forfeit)
 
-    def _header(self) -> None:
+    @property
+    def _hot_seat(self) -> bool:
+        """Whether several people share the screen (hot seat).
+
+        The seed deals every hidden card, so it is then shown only once the match is over,
+        and saves are not named by it (as at the web table).
+        """
+        return len(self.humans) > 1
+
+    def _seed_line(self) -> None:
         rec = self.base
-        self.term.say(
-            f"{rec.game}: {self.n} players, preset {rec.preset}, seed {rec.seed}", style="bold"
-        )
         if self.drawn_seed:
             self.term.say(f"  (a seed drawn at random: --seed {rec.seed} deals this match again)")
+        elif self._hot_seat:
+            self.term.say(f"  (seed {rec.seed}: --seed {rec.seed} deals this match again)")
+
+    def _header(self) -> None:
+        rec = self.base
+        seed = "the seed is shown when the match is over" if self._hot_seat else f"seed {rec.seed}"
+        self.term.say(f"{rec.game}: {self.n} players, preset {rec.preset}, {seed}", style="bold")
+        if not self._hot_seat:
+            self._seed_line()
         for seat, name in enumerate(self.names):
             self.term.say(f"  seat {seat}: {name}")
         if self.actions:
@@ -440,13 +455,14 @@ class _Session:
     def save_path(self) -> str:
         """Where ``save`` without a file name writes: the match's file, else a new name.
 
-        A new name is ``GAME-seedSEED.cardcore.json``, with ``-2``, ``-3``, ... before
-        ``.cardcore.json`` when that file is there already: a save never lands on
-        another match's file.
+        A new name is ``GAME-seedSEED.cardcore.json`` (``GAME-table.cardcore.json`` when
+        several people share the screen: the seed deals every hidden card), with ``-2``,
+        ``-3``, ... before ``.cardcore.json`` when that file is there already: a save
+        never lands on another match's file.
         """
         if self._save_path is not None:
             return self._save_path
-        stem = f"{self.game.name}-seed{self.base.seed}"
+        stem = f"{self.game.name}-{'table' if self._hot_seat else f'seed{self.base.seed}'}"
         k = 1
         while True:
             path = f"{stem}{'' if k == 1 else f'-{k}'}.cardcore.json"
@@ -574,6 +590,8 @@ class _Session:
             self.term.say("Every hand at the end:", style="bold")
             self.term.view("\n".join(hands))
         self.term.say(cli._describe_outcome(outcome, self.names, len(self.actions)), style="bold")
+        if self._hot_seat:
+            self._seed_line()
         if self.final_path:
             self.term.say(f"record saved to {self.final_path}")
         return 0

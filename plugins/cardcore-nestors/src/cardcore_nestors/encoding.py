@@ -7,10 +7,12 @@ of the 36 cards; ``play`` and ``leave`` of each of the 36 cards.
 The observation: the card table as the seat knows it (every zone, plus the current
 trick in playing order), the seat and the seat to move, then the public facts of
 :func:`nestors_facts`, which end with the public history a seat may have missed since
-its last decision (NS-8.1): each seat's highest bid, and per card who played it, in
-which trick and who took it, over this deal's finished tricks (before this deal's first
-trick ends: over the last scored deal's, so trick 12 and the carry cards reach every
-seat), and the void deals since.
+its last decision (NS-8.1): every call of this deal's auction and of the last scored
+deal's, in order (who called, pass or bid, and the amount), and per card who played it,
+in which trick and who took it, over this deal's finished tricks (before this deal's
+first trick ends: over the last scored deal's, so trick 12 and the carry cards reach
+every seat), and the void deals since (each void deal's auction is the same three
+passes, from the dealer's right).
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ from cardcore_nestors.state import (
 )
 
 __all__ = [
+    "CALLS_AT",
+    "CALL_SIZE",
+    "CALL_SLOTS",
     "FACTS_SIZE",
     "nestors_actions",
     "nestors_codec",
@@ -57,11 +62,24 @@ _DEAL_SIZE: Final = 1 + 4 + 4 + 1 + 4 + 3 + 4
 """The deal number, dealer, passes, high bid, bidder, trump and each seat's highest bid."""
 _PLAY_SIZE: Final = 1 + 4 + 2 + 2 + 16
 """The trick number and leader, tricks and points per team, and the shown voids."""
+CALL_SLOTS: Final = MAX_BID // 5 + 3
+"""The most calls an auction can have, 41: bids rise by at least 5 from at least 5 up
+to 190 (NS-4.2, NS-9.7), so at most 38 of them, and a pass is final and the third ends
+the auction (NS-4.2, NS-4.3), so at most 3 passes (the dealer's forced bid after three
+passes, NS-4.4, is the auction's only bid). A longer list of calls is no auction of
+Nestors: encoding it raises ``ValueError`` rather than dropping a call."""
+CALL_SIZE: Final = 4 + 1 + 1
+"""Per call: the seat that called (one-hot), 1 for a pass, the bid over 190 (0 for a pass)."""
+_CALLS_SIZE: Final = 2 * CALL_SLOTS * CALL_SIZE
+"""This deal's calls, then the last scored deal's, each in order; unused slots are 0."""
 _TRICKS_SIZE: Final = 36 * (4 + 1 + 4)
 """Per card: the seat that played it, its trick's number and the seat that took it."""
 _HISTORY_SIZE: Final = _TRICKS_SIZE + 2
 """The cards of the shown tricks, whether those are the last deal's, and the void deals."""
-FACTS_SIZE: Final = len(_PHASES) + _MATCH_SIZE + _DEAL_SIZE + _PLAY_SIZE + _HISTORY_SIZE
+CALLS_AT: Final = len(_PHASES) + _MATCH_SIZE + _DEAL_SIZE + _PLAY_SIZE
+"""Where the calls start in the facts: ``CALL_SLOTS`` slots of ``CALL_SIZE`` for this
+deal's auction, then as many for the last scored deal's."""
+FACTS_SIZE: Final = CALLS_AT + _CALLS_SIZE + _HISTORY_SIZE
 """How many public facts :func:`nestors_facts` returns."""
 
 # Facts are built on every environment step: one-hots and bit lists come from tables.
@@ -101,9 +119,12 @@ def nestors_facts(obs: NestorsObservation, threshold: int, max_deals: int) -> li
         Phase one-hot; team scores; the team that last made its contract; the deal
         number; the dealer; the seats that passed; the high bid; the high bidder; the
         trump rank; each seat's highest bid; the trick number; its leader; tricks and
-        hand points per team; per seat, the suits it has shown it lacks; then the
-        history: per card (in deck order) the seat that played it, its trick's number
-        and the seat that took it, over this deal's finished tricks or, before the
+        hand points per team; per seat, the suits it has shown it lacks; every call of
+        this deal's auction in order, then every call of the last scored deal's
+        (``CALL_SLOTS`` slots each, from ``CALLS_AT``; per call the seat that called, 1
+        for a pass, the bid over 190; unused slots all 0); then the history: per card
+        (in deck order) the seat that played it, its trick's number and the seat that
+        took it, over this deal's finished tricks or, before the
         first of them, the last scored deal's; 1 when those are the last deal's; and
         the void deals since the last scored one.
     """
@@ -113,6 +134,8 @@ def nestors_facts(obs: NestorsObservation, threshold: int, max_deals: int) -> li
         *_match_facts(obs.match, threshold),
         *_deal_facts(obs.deal, max_deals),
         *_play_facts(obs.play),
+        *_calls_facts(obs.deal.calls),
+        *_calls_facts(_scored_calls(obs.match)),
         *_tricks_facts(tricks),
         *_history_tail(obs, previous, max_deals),
     ]
@@ -127,6 +150,40 @@ def _shown_tricks(obs: NestorsObservation) -> tuple[tuple[TrickRecord, ...], boo
         if not r.void:
             return r.tricks, True
     return done, False
+
+
+def _scored_calls(match: MatchInfo) -> tuple[tuple[int, int], ...]:
+    """The auction of the latest scored deal (void deals after it are skipped)."""
+    for r in reversed(match.recent):
+        if not r.void:
+            return r.calls
+    return ()
+
+
+# Every call's floats, keyed by ``(seat, bid)`` as in ``DealInfo.calls``.
+_CALL_HOT: Final = {
+    (seat, bid): (*_SEAT_HOT[seat], float(bid == 0), bid / MAX_BID)
+    for seat in range(4)
+    for bid in range(0, MAX_BID + 1, 5)
+}
+
+
+def _calls_facts(calls: tuple[tuple[int, int], ...]) -> list[float]:
+    """The calls in order, ``CALL_SIZE`` floats each, padded with 0 to ``CALL_SLOTS``."""
+    if len(calls) > CALL_SLOTS:  # no auction is this long (CALL_SLOTS): never drop a call
+        raise ValueError(
+            f"an auction of {len(calls)} calls, more than the {CALL_SLOTS} the rules allow"
+        )
+    out: list[float] = []
+    for call in calls:
+        hot = _CALL_HOT.get(call)
+        if hot is None:
+            raise ValueError(
+                f"{call!r} is not a call: (seat 0 to 3, bid 0 for a pass or 5 to {MAX_BID} by fives)"
+            )
+        out.extend(hot)
+    out.extend(itertools.repeat(0.0, (CALL_SLOTS - len(calls)) * CALL_SIZE))
+    return out
 
 
 def _history_tail(obs: NestorsObservation, previous: bool, max_deals: int) -> tuple[float, float]:
@@ -176,6 +233,10 @@ def nestors_facts_packer(threshold: int, max_deals: int) -> Callable[[NestorsObs
     match = PackedFacts[MatchInfo](lambda m: _match_facts(m, threshold), _MATCH_SIZE)
     deal = PackedFacts[DealInfo](lambda d: _deal_facts(d, max_deals), _DEAL_SIZE)
     play = PackedFacts[PlayInfo](_play_facts, _PLAY_SIZE)
+    calls = PackedFacts[DealInfo](lambda d: _calls_facts(d.calls), CALL_SLOTS * CALL_SIZE)
+    scored = PackedFacts[MatchInfo](
+        lambda m: _calls_facts(_scored_calls(m)), CALL_SLOTS * CALL_SIZE
+    )
     tricks_of = PackedFacts[tuple[TrickRecord, ...]](_tricks_facts, _TRICKS_SIZE)
     phase = _PHASE_BYTES
     tail = struct.Struct("<2f")
@@ -188,6 +249,8 @@ def nestors_facts_packer(threshold: int, max_deals: int) -> Callable[[NestorsObs
                 match(obs.match),
                 deal(obs.deal),
                 play(obs.play),
+                calls(obs.deal),
+                scored(obs.match),
                 tricks_of(tricks),
                 tail.pack(*_history_tail(obs, previous, max_deals)),
             )
