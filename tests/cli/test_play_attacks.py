@@ -182,3 +182,15 @@ def test_the_sandbox_refuses_saves_parents_home_and_network(tmp_path: Path, sand
         verdicts = _verdicts(done.stderr, attack)
         assert len(verdicts) == 1, (attack, done.stderr)
         assert verdicts[0].startswith("failed") is sandbox, (attack, verdicts)
+
+
+def test_a_secret_deal_is_not_said_to_come_again_from_its_seed(tmp_path: Path) -> None:
+    """At a hot seat with an untrusted bot, the seed shown at the end is not offered as a re-deal."""
+    done = _play(
+        tmp_path, "highcard", "--human", "0", "--human", "1", "--bots", f"{BOTS}:SeedThief",
+        "--no-sandbox", stdin="1\n" * 40,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout
+    assert "deals this match again" not in done.stdout
+    assert "--seed does not deal it again" in done.stderr

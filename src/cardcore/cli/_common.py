@@ -305,6 +305,8 @@ class TableBots:
         self.hidden = tuple(os.path.abspath(h) for h in hidden if h)
         self.note = note
         """Said on standard error once the bots are built (then forgotten)."""
+        self.secret_deal = note is not None
+        """Whether the deal was seeded with a secret (``--seed`` does not deal it again)."""
         self._made: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _isolated(self, names: Sequence[str]) -> tuple[bool, ...]:

@@ -185,7 +185,7 @@ class _Session:
         rec = self.base
         if self.drawn_seed:
             self.term.say(f"  (a seed drawn at random: --seed {rec.seed} deals this match again)")
-        elif self._hot_seat:
+        elif self._hot_seat and not getattr(self.make_bots, "secret_deal", False):
             self.term.say(f"  (seed {rec.seed}: --seed {rec.seed} deals this match again)")
 
     def _header(self) -> None:
