@@ -161,12 +161,14 @@ def limit_memory(memory: object) -> None:
 
 @contextlib.contextmanager
 def memory_capped(memory: int = MEMORY_LIMIT) -> Iterator[None]:
-    """Cap this process's address space at ``memory`` while the block runs (soft limit only).
+    """Let this process map at most ``memory`` more bytes while the block runs (soft limit).
 
     For bots that play in the calling process (``--isolation none``): an allocation past
     the cap fails with ``MemoryError`` and the bot forfeits, instead of the machine
-    running out of memory. Only the soft limit is lowered, so it is put back afterwards;
-    a bot in the same process could raise it again (it is a guard, not a boundary).
+    running out of memory. The cap is what the process maps already plus ``memory``, so
+    a caller that maps much (a test runner) keeps working. Only the soft limit is
+    lowered, so it is put back afterwards; a bot in the same process could raise it
+    again (it is a guard, not a boundary).
     """
     try:
         import resource
@@ -174,7 +176,8 @@ def memory_capped(memory: int = MEMORY_LIMIT) -> Iterator[None]:
         yield
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+    cap = memory + _mapped()
+    cap = cap if hard == resource.RLIM_INFINITY else min(cap, hard)
     lowered = soft == resource.RLIM_INFINITY or soft > cap
     if lowered:
         with contextlib.suppress(ValueError, OSError):
@@ -185,6 +188,15 @@ def memory_capped(memory: int = MEMORY_LIMIT) -> Iterator[None]:
         if lowered:
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _mapped() -> int:
+    """Bytes of address space this process maps now (0 where ``/proc`` does not say)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 _PR_SET_CHILD_SUBREAPER: Final = 36
