@@ -233,6 +233,8 @@ class IsolatedBot:
         self.options = dict(options or {})
         self.seed = seed
         self.name = name or bot
+        self.own_name: str | None = None
+        """The ``name`` the bot gave itself in its process (known once it is built)."""
         self._game = game
         self._spec = {
             "op": "new",
@@ -269,6 +271,9 @@ class IsolatedBot:
         if reply.get("ok") is not True:
             kind, text = _text(reply.get("error")), _text(reply.get("message"))
             return Refused(f"could not start: {kind}: {text}")
+        named = reply.get("name")
+        if type(named) is str:
+            self.own_name = named
         self.process.owner = self
         return None
 
@@ -493,6 +498,9 @@ def child_main(conn: Any, parent: int) -> None:
                 bot = make_bot(
                     message["bot"], message["bot_options"], game, seed=message["seed"], host=host
                 )
+                named = getattr(bot, "name", None)
+                if type(named) is str:  # how it calls itself, for the record (bounded)
+                    reply["name"] = named[:100]
             elif op == "start":
                 hook = getattr(bot, "start_match", None)
                 if hook is not None:

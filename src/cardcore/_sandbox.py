@@ -17,7 +17,7 @@ import os
 import shutil
 import signal
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Final, final
 
@@ -28,12 +28,15 @@ __all__ = [
     "MEMORY_LIMIT",
     "Sandbox",
     "bot_environment",
+    "end_new_processes",
     "end_strays",
     "end_strays_of",
     "limit_memory",
+    "memory_capped",
     "process_tree",
     "reap_children",
     "sandbox_problem",
+    "subreaper",
 ]
 
 MEMORY_LIMIT: Final = 4 << 30
@@ -154,6 +157,96 @@ def limit_memory(memory: object) -> None:
         cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+@contextlib.contextmanager
+def memory_capped(memory: int = MEMORY_LIMIT) -> Iterator[None]:
+    """Let this process map at most ``memory`` more bytes while the block runs (soft limit).
+
+    For bots that play in the calling process (``--isolation none``): an allocation past
+    the cap fails with ``MemoryError`` and the bot forfeits, instead of the machine
+    running out of memory. The cap is what the process maps already plus ``memory``, so
+    a caller that maps much (a test runner) keeps working. Only the soft limit is
+    lowered, so it is put back afterwards; a bot in the same process could raise it
+    again (it is a guard, not a boundary).
+    """
+    try:
+        import resource
+    except ImportError:  # not on every platform
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = memory + _mapped()
+    cap = cap if hard == resource.RLIM_INFINITY else min(cap, hard)
+    lowered = soft == resource.RLIM_INFINITY or soft > cap
+    if lowered:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        if lowered:
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _mapped() -> int:
+    """Bytes of address space this process maps now (0 where ``/proc`` does not say)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+_PR_SET_CHILD_SUBREAPER: Final = 36
+"""``prctl`` option (Linux 3.4+): orphaned descendants are re-parented to this process."""
+
+
+def _set_subreaper(on: bool) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@contextlib.contextmanager
+def subreaper() -> Iterator[bool]:
+    """Make this process its descendants' reaper while the block runs; whether it could.
+
+    A bot's process that starts a child which forks again and leaves its session
+    (``setsid``) orphans the grandchild: without a reaper that grandchild is handed to
+    the system's init and escapes every kill of the bot's process tree. With this
+    process a *child subreaper* (Linux ``prctl(PR_SET_CHILD_SUBREAPER)``), such orphans
+    become its own children, so :func:`end_strays` from this process finds them. The
+    attribute is turned off again at the end (orphans adopted by then stay children).
+    """
+    on = _set_subreaper(True)
+    try:
+        yield on
+    finally:
+        if on:
+            _set_subreaper(False)
+
+
+def end_new_processes(before: Iterable[int], keep: Iterable[int] = ()) -> set[int]:
+    """Kill this process's descendants that are not in ``before`` or ``keep``; the killed.
+
+    The way to end, after a match, what its bots started (an orphan a
+    :func:`subreaper` adopted included); each one killed that is a child of this
+    process is collected.
+    """
+    me = os.getpid()
+    killed = end_strays(me, {me, *before, *keep})
+    for pid in killed:
+        with contextlib.suppress(OSError):  # a child of ours (adopted or not): collect it
+            os.waitpid(pid, os.WNOHANG)
+    return killed
 
 
 def reap_children() -> None:

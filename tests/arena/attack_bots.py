@@ -123,6 +123,28 @@ class RecordThief(_Base):
         report("records", f"failed ({len(seeds)} stored games, none of this deal)")
 
 
+class SaveThief(_Base):
+    """Reads a saved match (a ``play --resume`` file) and looks whether it is this deal."""
+
+    def __init__(self, game: Any = None, *, seed: int = 0, path: str = "") -> None:
+        super().__init__(game, seed=seed)
+        self.path = path
+
+    def attack(self, observation: Any) -> None:
+        import json
+
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                seed = int(json.load(f)["seed"])
+        except (OSError, ValueError, KeyError) as e:
+            report("saves", f"failed (cannot read the save: {type(e).__name__})")
+            return
+        if _matches(self.game, observation, seed):
+            report("saves", "KNOWS THE DEAL (the saved match)")
+        else:
+            report("saves", "failed (the save is of another deal)")
+
+
 STARTED: list[subprocess.Popen[bytes]] = []
 """The processes this bot started, kept across matches in its process."""
 
@@ -148,6 +170,42 @@ class Spawner(_Base):
             verdict = "LEFTOVER RUNNING" if alive else "failed (the last match's process is gone)"
             report("leftover", f"{verdict} ({alive} of {len(STARTED)})")
         STARTED.append(subprocess.Popen(["sleep", self.marker]))
+
+
+def _marked(marker: str) -> int:
+    """How many running processes (in view) have ``marker`` on their command line."""
+    return sum(
+        1 for p in os.listdir("/proc") if p.isdigit() and marker in _cmdline(p) and _running(int(p))
+    )
+
+
+DETACH = (
+    "import subprocess, sys; "
+    "subprocess.Popen(['sleep', sys.argv[1]], start_new_session=True, close_fds=True)"
+)
+"""A child that starts ``sleep`` in a session of its own and exits at once: a double fork."""
+
+
+class Detacher(_Base):
+    """Leaves ``sleep`` behind detached (double fork and ``setsid``) in every match.
+
+    The grandchild belongs to neither the bot's process group nor its session, and its
+    parent is gone: only a reaper above the bot, or a pid namespace, can still end it.
+    In the next match it looks whether the last one's is still running.
+    """
+
+    def __init__(self, game: Any = None, *, seed: int = 0, marker: str = "3602") -> None:
+        super().__init__(game, seed=seed)
+        self.marker = marker
+
+    def start_match(self, game: Any, seat: int, num_players: int) -> None:
+        if STARTED:
+            alive = _marked(self.marker)
+            verdict = "LEFTOVER RUNNING" if alive else "failed (the last match's process is gone)"
+            report("detached", f"{verdict} ({alive} running)")
+        child = subprocess.Popen([sys.executable, "-c", DETACH, self.marker])
+        child.wait()
+        STARTED.append(child)
 
 
 class MemoryHog(_Base):

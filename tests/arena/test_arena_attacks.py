@@ -43,7 +43,7 @@ def _arena(bot: str, tmp_path: Path, mode: str, **kw: Any) -> Any:
     return run_arena(
         "highcard",
         [f"{BOTS}:{bot}", "random"],
-        workers=1,
+        workers=kw.pop("workers", 1),
         time_limit=30,
         db=kw.pop("db", tmp_path / "a.sqlite"),
         **{"games": 2, **MODES[mode], **kw},
@@ -79,15 +79,31 @@ def test_stored_games_of_the_deal_are_out_of_reach(
     assert result.games == 8
 
 
+@pytest.mark.parametrize("bot", ["Spawner", "Detacher"])
 @pytest.mark.parametrize("mode", MODES)
 def test_a_leftover_process_ends_with_its_match(
-    tmp_path: Path, capfd: pytest.CaptureFixture[str], mode: str
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], mode: str, bot: str
 ) -> None:
-    """What a bot starts is gone when its match ends, and nothing is left after the arena."""
-    marker = f"3601.{os.getpid()}{len(mode)}"
-    result = _arena(f"Spawner:marker={marker}", tmp_path, mode, games=3)
-    verdicts = _verdicts(capfd.readouterr().err, "leftover")
+    """What a bot starts, even detached in a session of its own, is gone when its match ends."""
+    marker = f"3601.{os.getpid()}{list(MODES).index(mode)}{len(bot)}"
+    result = _arena(f"{bot}:marker={marker}", tmp_path, mode, games=3)
+    verdicts = _verdicts(capfd.readouterr().err, "leftover" if bot == "Spawner" else "detached")
     assert len(verdicts) >= 4  # each bot process looks in every match after its first
+    assert all(v.startswith("failed") for v in verdicts), verdicts
+    assert result.games == 6
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _sleeping(p, marker)]
+
+
+@pytest.mark.parametrize("bot", ["Spawner", "Detacher"])
+@pytest.mark.parametrize("mode", MODES)
+def test_with_no_workers_a_leftover_process_ends_with_its_game(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], mode: str, bot: str
+) -> None:
+    """``--workers 0``: what a bot starts ends with its game, in the arena's own process too."""
+    marker = f"3604.{os.getpid()}{list(MODES).index(mode)}{len(bot)}"
+    result = _arena(f"{bot}:marker={marker}", tmp_path, mode, games=3, workers=0)
+    verdicts = _verdicts(capfd.readouterr().err, "leftover" if bot == "Spawner" else "detached")
+    assert len(verdicts) >= 4
     assert all(v.startswith("failed") for v in verdicts), verdicts
     assert result.games == 6
     assert not [p for p in os.listdir("/proc") if p.isdigit() and _sleeping(p, marker)]

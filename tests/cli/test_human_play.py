@@ -706,7 +706,9 @@ def test_a_failing_bot_forfeits_as_in_bot_matches(
     host.register(_CrasherPlugin(), name="crasher")
     monkeypatch.setattr(cardcore.cli._common, "_host", lambda: host)
     record = tmp_path / "r.json"
+    # A bot registered here only: it plays in this process (its own could not build it).
     argv = ["play", "highcard", "--human", "0", "--bots", "crasher", "--dealer", "1"]
+    argv += ["--isolation", "none"]
     code, out, _ = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1"])
     assert code == 0
     assert "Game over after 1 decision (seat 1 raised RuntimeError: out of ideas)." in out
@@ -842,7 +844,9 @@ def test_ctrl_c_while_a_bot_thinks_loses_nothing(
     monkeypatch.setattr(cardcore.cli._common, "_host", lambda: host)
     monkeypatch.setattr(_Interrupted, "pressed", False)
     record = tmp_path / "r.json"
+    # A bot registered here only: it plays in this process (its own could not build it).
     argv = ["play", "highcard", "--human", "0", "--bots", "slow", "--dealer", "1"]
+    argv += ["--isolation", "none"]
     code, out, _ = run(monkeypatch, capsys, [*argv, "--record", str(record)], ["1", "c", "1", "1"])
     assert code == 0
     assert "Interrupted after 1 decisions." in out

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any, Final, Protocol, final
 
-from cardcore._sandbox import MEMORY_LIMIT, end_strays_of, limit_memory, process_tree
+from cardcore._sandbox import MEMORY_LIMIT, end_strays_of, limit_memory, process_tree, subreaper
 from cardcore.arena._store import ArenaError
 from cardcore.arena._worker import (
     READY,
@@ -72,7 +72,9 @@ class InlineExecutor:
     One after another by default; more than one at a time, in threads.
 
     With a time limit, a decision that never returns is abandoned in its thread; a bot
-    that ends the process ends the arena: use worker processes for untrusted bots.
+    that ends the process ends the arena: use worker processes for untrusted bots. After
+    each game, the processes started while it was played (bot processes aside) are
+    killed, as a worker does; this process adopts what a bot detaches meanwhile.
     """
 
     def __init__(self, concurrency: int = 1) -> None:
@@ -80,10 +82,19 @@ class InlineExecutor:
 
     def run(self, jobs: Iterator[Job], done: Done) -> None:
         """Play every job here."""
-        if self._concurrency <= 1:
-            for job in jobs:
-                done(job, play_job_watched(job))
-            return
+        with subreaper():
+            if self._concurrency <= 1:
+                for job in jobs:
+                    before = frozenset(process_tree(os.getpid()))
+                    result = play_job_watched(job)
+                    end_stray_processes(before)
+                    done(job, result)
+                return
+            self._run_threads(jobs, done)
+
+    def _run_threads(self, jobs: Iterator[Job], done: Done) -> None:
+        """Up to ``concurrency`` games at once; strays are ended whenever none is played."""
+        before = frozenset(process_tree(os.getpid()))
         with concurrent.futures.ThreadPoolExecutor(self._concurrency, "cardcore-game") as pool:
             pending: dict[concurrent.futures.Future[Result], Job] = {}
             while True:
@@ -96,6 +107,8 @@ class InlineExecutor:
                     return
                 finished, _ = concurrent.futures.wait(pending, return_when="FIRST_COMPLETED")
                 for future in finished:
+                    if len(pending) == 1:  # nothing else running: what is left is stray
+                        end_stray_processes(before)
                     done(pending.pop(future), future.result())
 
 
@@ -132,7 +145,7 @@ def threaded_worker_main(conn: Connection, parent: int, concurrency: int) -> Non
         conn.send(READY)
     except (OSError, ValueError):
         return
-    with concurrent.futures.ThreadPoolExecutor(concurrency, "cardcore-game") as pool:
+    with subreaper(), concurrent.futures.ThreadPoolExecutor(concurrency, "cardcore-game") as pool:
         while True:
             try:
                 job = conn.recv()

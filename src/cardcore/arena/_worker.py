@@ -13,7 +13,6 @@ from another thread. Isolated seats enforce their own limit (their process is ki
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
@@ -30,7 +29,14 @@ from cardcore._engine import Watch, _Match
 from cardcore._game import Game, Outcome
 from cardcore._isolation import TIME_MARGIN, BotProcess, IsolatedBot
 from cardcore._match_record import MatchRecord
-from cardcore._sandbox import MEMORY_LIMIT, Sandbox, end_strays, limit_memory, process_tree
+from cardcore._sandbox import (
+    MEMORY_LIMIT,
+    Sandbox,
+    end_new_processes,
+    limit_memory,
+    process_tree,
+    subreaper,
+)
 
 __all__ = ["Job", "Result", "SharedWatch", "forfeit_result", "play_job", "play_job_watched"]
 
@@ -91,16 +97,18 @@ def job_sandbox(job: Job) -> Sandbox | None:
     return Sandbox(hidden=tuple(box["hidden"]), modules=tuple(box["modules"]))
 
 
-def end_stray_processes() -> None:
-    """Kill what the bots of the last game started in this process (bot processes stay)."""
-    me = os.getpid()
-    keep = {me}
+def end_stray_processes(before: frozenset[int] = frozenset()) -> None:
+    """Kill what the bots of the last game started in this process (bot processes stay).
+
+    ``before``: processes to leave alone too (those that ran before the game started).
+    Run in a :func:`~cardcore._sandbox.subreaper`, this also ends what a bot detached
+    from its own process tree (a grandchild in a session of its own).
+    """
+    keep: set[int] = set(before)
     for proc in _PROCESSES.values():
         if proc.pid is not None:
             keep |= process_tree(proc.pid)
-    for pid in end_strays(me, keep):
-        with contextlib.suppress(OSError):  # a child of ours: collect it
-            os.waitpid(pid, os.WNOHANG)
+    end_new_processes((), keep)
 
 
 def stop_bot_processes() -> None:
@@ -285,7 +293,11 @@ def worker_main(conn: Connection, cells: Any, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the arena process handles Ctrl-C
     threading.Thread(target=_orphan_guard, args=(parent,), daemon=True).start()
     limit_memory(MEMORY_LIMIT)  # for the bots that play in this process
-    watch = SharedWatch(cells)
+    with subreaper():  # what a bot detaches from its tree comes back here, to be ended
+        _serve(conn, SharedWatch(cells))
+
+
+def _serve(conn: Connection, watch: SharedWatch) -> None:
     try:
         conn.send(READY)
     except (OSError, ValueError):

@@ -26,6 +26,8 @@ from cardcore._table import SPECTATOR
 from cardcore.cli import _common
 from cardcore.cli._certify import cmd_certify
 from cardcore.cli._common import (
+    ISOLATION_HELP,
+    SANDBOX_HELP,
     SEARCH_SECONDS_HELP,
     SEARCH_WORKERS_HELP,
     CliError,
@@ -34,8 +36,11 @@ from cardcore.cli._common import (
     _describe_outcome,
     _indent,
     _num_players,
-    make_bots,
     parse_bot_list,
+    seat_entries,
+    secret_deal,
+    table_bots_for,
+    untrusted,
     with_search_seconds,
 )
 
@@ -189,6 +194,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
     if args.web:
+        if (
+            args.seed is not None
+            and args.bots
+            and untrusted([p.strip() for p in args.bots.split(",") if p.strip()])
+        ):
+            args.seed = secret_deal(args.seed)  # as below: a command line is no secret
+            args.secret_deal = True
         from cardcore.web import play_web
 
         return play_web(args)
@@ -210,38 +222,46 @@ def cmd_play(args: argparse.Namespace) -> int:
     for h in humans:
         if not 0 <= h < n:
             raise CliError(f"--human {h} is not a seat (0-{n - 1})")
+    if untrusted([p.strip() for p in args.bots.split(",") if p.strip()]):
+        # --seed may be read off a command line by any process of the user: deal from it
+        # and a secret instead; the record holds the deal.
+        args.seed = secret_deal(args.seed)
+        args.drawn_seed = False
+        args.secret_deal = True  # said once the bots are built
     if args.record:
         _check_record_path(args.record)  # before playing: a finished match is never lost
     if humans:
         from cardcore.cli._human import play_human
 
         return int(play_human(game, args, n, humans))
-    bots = make_bots(game, args.bots, n, args.seed)
-    names = [getattr(b, "name", type(b).__name__) for b in bots]
+    table = table_bots_for(args)
+    with table.running():
+        bots = table.bots(game, seat_entries(args.bots, n, ()), args.seed)
+        names = [getattr(b, "name", type(b).__name__) for b in bots]
 
-    def show(step: Step) -> None:
-        if args.json:
-            return
-        print(f"seat {step.seat} ({names[step.seat]}): {step.action}")
-        if args.verbose or game.current_player(step.after) is None:
-            print(_indent(game.render(game.observe(step.after, SPECTATOR))))
+        def show(step: Step) -> None:
+            if args.json:
+                return
+            print(f"seat {step.seat} ({names[step.seat]}): {step.action}")
+            if args.verbose or game.current_player(step.after) is None:
+                print(_indent(game.render(game.observe(step.after, SPECTATOR))))
 
-    if not args.json:
-        print(f"{game.name}: {n} players, preset {args.preset}, seed {args.seed}")
-        if args.drawn_seed:
-            print(f"  (a seed drawn at random: --seed {args.seed} deals this match again)")
-        for i, name in enumerate(names):
-            print(f"  seat {i}: {name}")
-    record = play_match(
-        game,
-        bots,
-        seed=args.seed,
-        dealer=args.dealer,
-        names=names,
-        preset=args.preset,
-        on_step=show,
-        time_limit=args.time_limit,
-    )
+        if not args.json:
+            print(f"{game.name}: {n} players, preset {args.preset}, seed {args.seed}")
+            if args.drawn_seed:
+                print(f"  (a seed drawn at random: --seed {args.seed} deals this match again)")
+            for i, name in enumerate(names):
+                print(f"  seat {i}: {name}")
+        record = play_match(
+            game,
+            bots,
+            seed=args.seed,
+            dealer=args.dealer,
+            names=names,
+            preset=args.preset,
+            on_step=show,
+            time_limit=args.time_limit,
+        )
     if args.record:
         _save_record(record, args.record)
     outcome = record.outcome
@@ -571,6 +591,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="save the match record (JSON) here; missing folders are created before play",
     )
     p.add_argument("--resume", metavar="FILE", help="resume a saved match (a human game)")
+    p.add_argument(
+        "--isolation", choices=("auto", "process", "none"), help=ISOLATION_HELP
+    )  # None: auto
+    p.add_argument(
+        "--sandbox", action=argparse.BooleanOptionalAction, default=None, help=SANDBOX_HELP
+    )
     p.add_argument(
         "--time-limit", type=float, help="seconds per bot decision; a slower bot forfeits"
     )

@@ -10,9 +10,10 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+import weakref
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, final
 
 from cardcore._botmaking import make_bot, seat_seed
 from cardcore._host import PluginError, PluginHost, default_host
@@ -123,13 +124,17 @@ def make_bots(game: Any, spec: str, n: int, seed: int, skip: Sequence[int] = ())
     bots: list[Any] = [None] * n
     for k, seat in enumerate(seats):
         name, opts = entries[k % len(entries)]
-        bot = make_bot(name, opts, game, seed=seat_seed(seed, seat), host=_host())
-        if getattr(bot, "name", None) is None:
-            # A bot that cannot take a name is shown by its class.
-            with contextlib.suppress(AttributeError, TypeError):
-                bot.name = name  # type: ignore[attr-defined]
-        bots[seat] = bot
+        bots[seat] = _in_process_bot(name, opts, game, seat_seed(seed, seat))
     return bots
+
+
+def _in_process_bot(name: str, opts: dict[str, str], game: Any, seed: int) -> Any:
+    bot = make_bot(name, opts, game, seed=seed, host=_host())
+    if getattr(bot, "name", None) is None:
+        # A bot that cannot take a name is shown by its class.
+        with contextlib.suppress(AttributeError, TypeError):
+            bot.name = name  # type: ignore[attr-defined]
+    return bot
 
 
 def _indent(text: str) -> str:
@@ -216,3 +221,212 @@ def table_bots(game: Any, entries: Sequence[str], seed: int) -> list[Any]:
         if start is not None:
             start(game, seat, len(entries))
     return bots
+
+
+# ---- the bots of a ``play`` table: isolation, sandbox, their processes --------------------
+
+ISOLATION_HELP: Final = (
+    "run bots in processes of their own, fed only serialised observations: 'auto' "
+    "(default) for import-path bots and bots of third-party plugins, 'process' for every "
+    "bot, 'none' for no bot"
+)
+"""The help text of ``--isolation`` (``play`` and ``arena``)."""
+
+SANDBOX_HELP: Final = (
+    "run the isolated bots under bubblewrap (bwrap): no other processes in view, no "
+    "network, a read-only file system without your records, saves or home (default: on "
+    "when a bot comes from an import path or a third-party plugin)"
+)
+"""The help text of ``play --sandbox``."""
+
+
+def untrusted(names: Sequence[str]) -> bool:
+    """Whether a bot spec names a bot from an import path or a third-party plugin.
+
+    The arena's test (:func:`cardcore.arena._run.isolated_entries` under ``auto``): the
+    bots of cardcore and its own game plugins are trusted, every other one is not.
+    """
+    from cardcore.arena._bots import parse_bot
+    from cardcore.arena._run import isolated_entries
+
+    entries = [parse_bot(n) for n in names if n != HUMAN]
+    return any(isolated_entries(entries, "auto", _host()))
+
+
+UNTRUSTED_DEAL_NOTE: Final = (
+    "cardcore play: a bot from an import path or a third-party plugin plays, so the deal "
+    "is seeded from the seed and a secret drawn now (a bot that reads --seed cannot "
+    "rebuild it): --seed does not deal it again; the record does (--record FILE, or save "
+    "and --resume FILE)"
+)
+"""What ``play`` says when it deals with a secret."""
+
+
+def secret_deal(seed: int) -> int:
+    """The seed of a deal derived from ``seed`` and a secret drawn now and kept nowhere.
+
+    What ``play`` deals when an untrusted bot sits at the table: a bot that reads
+    ``--seed`` off a command line cannot rebuild the deal from it. The record holds the
+    result, so the match replays and resumes from its record.
+    """
+    import secrets
+
+    from cardcore.arena._seating import deal_seed
+
+    return deal_seed(seed, 0, secrets.token_hex(16))
+
+
+@final
+class TableBots:
+    """How ``cardcore play`` builds and runs the bots of a table (``--isolation``, ``--sandbox``).
+
+    Called as ``table_bots(game, entries, seed)`` is, it builds the bots (isolated ones in
+    processes of their own, in the sandbox when it is on). :meth:`running` wraps a match:
+    the play process caps its memory for the bots that play in it, adopts what a bot
+    detaches from its process tree, and, at the end, stops the bot processes and kills
+    every process started while the match ran.
+
+    Args:
+        isolation: ``auto``, ``process`` or ``none`` (as ``cardcore arena --isolation``).
+        sandbox: ``--sandbox`` (``None``: on when an untrusted bot is isolated).
+        hidden: files a sandboxed bot must not see (the record, the resumed file).
+    """
+
+    def __init__(
+        self,
+        isolation: str,
+        sandbox: bool | None,
+        hidden: Sequence[str] = (),
+        *,
+        note: str | None = None,
+    ) -> None:
+        self.isolation = isolation
+        self.sandbox = sandbox
+        self.hidden = tuple(os.path.abspath(h) for h in hidden if h)
+        self.note = note
+        """Said on standard error once the bots are built (then forgotten)."""
+        self.secret_deal = note is not None
+        """Whether the deal was seeded with a secret (``--seed`` does not deal it again)."""
+        self._made: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._last: list[Any] = []
+
+    def _isolated(self, names: Sequence[str]) -> tuple[bool, ...]:
+        from cardcore.arena._bots import parse_bot
+        from cardcore.arena._run import isolated_entries
+
+        return isolated_entries([parse_bot(n) for n in names], self.isolation, _host())
+
+    def box(self, names: Sequence[str]) -> Any:
+        """The sandbox of the isolated bots among ``names``, or ``None``.
+
+        Raises:
+            CliError: ``--sandbox`` with ``--isolation none``, or no sandbox here (one
+                line that says how to install bubblewrap).
+        """
+        from cardcore._botspec import is_import_path, parse_bot_spec
+        from cardcore._sandbox import Sandbox, sandbox_problem
+
+        names = [n for n in names if n != HUMAN]
+        on = self.sandbox
+        if on and self.isolation == "none":
+            raise CliError("--sandbox runs isolated bots; it cannot be used with --isolation none")
+        if on is None:
+            on = self.isolation != "none" and untrusted(names)
+        if not on or not any(self._isolated(names)):
+            return None
+        problem = sandbox_problem()
+        if problem is not None:
+            raise CliError(problem)
+        bare = [parse_bot_spec(n)[0] for n in names]
+        modules = sorted({b.split(":")[0] for b in bare if is_import_path(b)})
+        return Sandbox(hidden=self.hidden, modules=tuple(modules))
+
+    def bots(self, game: Any, entries: Sequence[str], seed: int) -> list[Any]:
+        """The bots of every seat but the people's (``None`` there), not yet started."""
+        from cardcore._botmaking import host_preferences
+        from cardcore._isolation import START_SECONDS, IsolatedBot
+
+        names = [e for e in entries if e != HUMAN]
+        if not names:
+            return [None] * len(entries)
+        parse_bot_list(",".join(names))  # checks every entry
+        box = self.box(names)
+        alone = iter(self._isolated(names))
+        _import_from_cwd(names)
+        prefer = host_preferences(_host())
+        out: list[Any] = []
+        for seat, entry in enumerate(entries):
+            if entry == HUMAN:
+                out.append(None)
+                continue
+            name, opts = parse_bot_list(entry)[0]
+            if not next(alone):
+                out.append(_in_process_bot(name, opts, game, seat_seed(seed, seat)))
+                continue
+            bot = IsolatedBot(
+                name,
+                game,
+                seed=seat_seed(seed, seat),
+                options=opts,
+                name=name,
+                prefer=prefer,
+                sandbox=box,
+            )
+            self._made.add(bot)
+            failure = bot.build(START_SECONDS)  # a bad name or option: one line, now
+            if failure is not None:
+                raise CliError(f"bot {entry!r} {failure}")
+            bot.name = bot.own_name or name  # as it would be called in this process
+            out.append(bot)
+        if self.note is not None:
+            print(self.note, file=sys.stderr)
+            self.note = None
+        return out
+
+    def __call__(self, game: Any, entries: Sequence[str], seed: int) -> list[Any]:
+        """The bots of a table with people at it, each told its match began (as :func:`table_bots`).
+
+        Raises:
+            CliError: an isolated bot that cannot start (why, from its process).
+        """
+        from cardcore._isolation import IsolatedBot
+
+        for old in self._last:  # the table's earlier bots (before an undo, a new deal)
+            old.close()
+        bots = self.bots(game, entries, seed)
+        self._last = [b for b in bots if type(b) is IsolatedBot]
+        for seat, bot in enumerate(bots):
+            if type(bot) is IsolatedBot:
+                failure = bot.start(seat, len(entries), None)
+                if failure is not None:
+                    raise CliError(f"seat {seat} ({entries[seat]}) {failure}")
+                continue
+            start = getattr(bot, "start_match", None)
+            if start is not None:
+                start(game, seat, len(entries))
+        return bots
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        """Run a match: memory capped, orphans adopted; at its end, bots' processes gone."""
+        from cardcore._sandbox import end_new_processes, memory_capped, process_tree, subreaper
+
+        before = frozenset(process_tree(os.getpid()))
+        with subreaper(), memory_capped():
+            try:
+                yield
+            finally:
+                for bot in list(self._made):
+                    bot.close()
+                self._made.clear()
+                end_new_processes(before)
+
+
+def table_bots_for(args: argparse.Namespace) -> TableBots:
+    """The :class:`TableBots` of ``cardcore play``'s arguments."""
+    return TableBots(
+        getattr(args, "isolation", None) or "auto",
+        getattr(args, "sandbox", False),
+        hidden=[p for p in (getattr(args, "record", None), getattr(args, "resume", None)) if p],
+        note=UNTRUSTED_DEAL_NOTE if getattr(args, "secret_deal", False) else None,
+    )

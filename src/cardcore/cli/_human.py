@@ -66,8 +66,11 @@ class _Session:
         saved: bool = False,
         auto_forced: bool | None = None,
         drawn_seed: bool = False,
+        make_bots: Any = None,
     ) -> None:
         self.game = game
+        self.make_bots = make_bots or cli.table_bots
+        """Builds the bots (``cli.table_bots``'s signature): isolated ones too."""
         self.base = attrs.evolve(record, actions=(), outcome=None)
         self.names = list(record.bots)
         self.n = record.num_players
@@ -99,7 +102,7 @@ class _Session:
             self.actions.append(str(step.action))
         self.saved_at: int | None = len(self.actions) if saved else None
         """How many decisions the last save held (``None``: never saved)."""
-        self.bots = cli.table_bots(game, self.names, record.seed)
+        self.bots = self.make_bots(game, self.names, record.seed)
         self.seen: dict[int, str] = {}
         self.last_human: int | None = None
 
@@ -273,19 +276,22 @@ def play_human(
         dealer=args.dealer,
         bots=tuple(entries),
     )
-    session = _Session(
-        game,
-        record,
-        Terminal(),
-        save_path=args.record,
-        final_path=args.record,
-        verbose=bool(args.verbose),
-        time_limit=args.time_limit,
-        as_json=bool(args.json),
-        auto_forced=getattr(args, "auto_forced", None),
-        drawn_seed=bool(getattr(args, "drawn_seed", False)),
-    )
-    return session.run()
+    table = cli.table_bots_for(args)
+    with table.running():  # what the bots start ends with the match
+        session = _Session(
+            game,
+            record,
+            Terminal(),
+            save_path=args.record,
+            final_path=args.record,
+            verbose=bool(args.verbose),
+            time_limit=args.time_limit,
+            as_json=bool(args.json),
+            auto_forced=getattr(args, "auto_forced", None),
+            drawn_seed=bool(getattr(args, "drawn_seed", False)),
+            make_bots=table,
+        )
+        return session.run()
 
 
 def resume_human(args: argparse.Namespace) -> int:
@@ -322,19 +328,22 @@ def resume_human(args: argparse.Namespace) -> int:
         game = cli._host().load_game(record.game, **dict(record.options))
     except (PluginError, OptionError) as e:
         raise RecordError(f"{path}: {e}") from None
-    session = _Session(
-        game,
-        record,
-        Terminal(),
-        save_path=args.record or path,
-        final_path=args.record,
-        verbose=bool(args.verbose),
-        time_limit=args.time_limit,
-        as_json=bool(args.json),
-        saved=not args.record,  # the resumed file already holds these decisions
-        auto_forced=getattr(args, "auto_forced", None),
-    )
-    return session.run()
+    table = cli.table_bots_for(args)
+    with table.running():  # what the bots start ends with the match
+        session = _Session(
+            game,
+            record,
+            Terminal(),
+            save_path=args.record or path,
+            final_path=args.record,
+            verbose=bool(args.verbose),
+            time_limit=args.time_limit,
+            as_json=bool(args.json),
+            saved=not args.record,  # the resumed file already holds these decisions
+            auto_forced=getattr(args, "auto_forced", None),
+            make_bots=table,
+        )
+        return session.run()
 
 
 # ---- replay browser ----------------------------------------------------------------------

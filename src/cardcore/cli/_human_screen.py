@@ -126,7 +126,7 @@ def seed_line(session: _Session) -> None:
     rec = session.base
     if session.drawn_seed:
         session.term.say(f"  (a seed drawn at random: --seed {rec.seed} deals this match again)")
-    elif session._hot_seat:
+    elif session._hot_seat and not getattr(session.make_bots, "secret_deal", False):
         session.term.say(f"  (seed {rec.seed}: --seed {rec.seed} deals this match again)")
 
 

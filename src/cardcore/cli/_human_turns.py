@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from cardcore._game import IllegalActionError, Outcome
+from cardcore._isolation import IsolatedBot, Refused
 from cardcore.cli import _common as cli
 from cardcore.cli import _human_screen as screen
 
@@ -67,8 +68,14 @@ def bot_turn(session: _Session, seat: int) -> Outcome | None:
     teams = session.game.teams(session.n)
     session.term.status(f"{session._label(seat)} is thinking...")
     t0 = time.perf_counter()
+    bot = session.bots[seat]
     try:
-        action = session.bots[seat].act(obs)
+        if type(bot) is IsolatedBot:  # stopped if it overruns, its refusal told as is
+            action = bot.decide(obs, obs.legal_actions, session.time_limit)
+            if type(action) is Refused:
+                return Outcome.forfeited(session.n, seat, f"seat {seat} {action}", teams)
+        else:
+            action = bot.act(obs)
     except Exception as e:  # noqa: BLE001 - a crashing bot forfeits, as in play_match
         return Outcome.forfeited(
             session.n, seat, f"seat {seat} raised {type(e).__name__}: {e}", teams
@@ -221,7 +228,7 @@ def undo(session: _Session, seat: int) -> bool:
     del session.movers[i:]
     del session.actions[i:]
     # Fresh bots: a bot must not remember moves that were taken back.
-    session.bots = cli.table_bots(session.game, session.names, session.base.seed)
+    session.bots = session.make_bots(session.game, session.names, session.base.seed)
     session.seen.clear()
     session.term.say(f"undone: {dropped} decision(s) taken back.")
     return True
@@ -285,7 +292,7 @@ def interrupted(session: _Session) -> bool:
     if session._unsaved() and not leave_or_stay(session):
         # A bot may have been stopped in the middle of its thinking: fresh bots, and
         # the whole table again.
-        session.bots = cli.table_bots(session.game, session.names, session.base.seed)
+        session.bots = session.make_bots(session.game, session.names, session.base.seed)
         session.seen.clear()
         session.last_human = None
         return False

@@ -116,10 +116,11 @@ def build_table(args: argparse.Namespace, **kwargs: Any) -> WebTable:
         )
     if "layout_hints" not in kwargs:
         kwargs["layout_hints"] = layout_hints(game.name)
+    if "make_bots" not in kwargs:  # isolated, sandboxed bots as in the terminal
+        kwargs["make_bots"] = cli.table_bots_for(args)
     return WebTable(
         game,
         record,
-        make_bots=cli.table_bots,
         hint_bot=hint_bot,
         record_path=args.record,
         hot_seat=hot_seat,
@@ -128,10 +129,19 @@ def build_table(args: argparse.Namespace, **kwargs: Any) -> WebTable:
 
 
 def play_web(args: argparse.Namespace) -> int:
-    """Serve the table until interrupted; print each human seat's link and open the first."""
+    """Serve the table until interrupted; print each human seat's link and open the first.
+
+    The bots are built as ``play`` builds them in the terminal (``--isolation``,
+    ``--sandbox``), and what they start ends with the table.
+    """
+    bots = cli.table_bots_for(args)
+    with bots.running():  # what the bots start ends with the table
+        return _serve(args, build_table(args, make_bots=bots))
+
+
+def _serve(args: argparse.Namespace, table: WebTable) -> int:
     from cardcore.web._server import TableServer
 
-    table = build_table(args)
     server = TableServer(table, rules=rules_text(table.game.name), time_limit=args.time_limit)
     try:
         sock = server.bind(args.host, args.port)
@@ -142,10 +152,10 @@ def play_web(args: argparse.Namespace) -> int:
     base = f"http://{shown}:{port}"
     links = server.links(base)
     screen = server.screen_link(base)
-    print(
-        f"{table.game.name}: {table.n} players, seed {table.base.seed} "
-        f"(replay this deal with --seed {table.base.seed})"
-    )
+    if _seed_given(args) and not getattr(args, "secret_deal", False):
+        print(f"{table.game.name}: {table.n} players, seed {table.base.seed}")
+    else:  # the seed deals every hidden card: the table shows it once the deal is over
+        print(f"{table.game.name}: {table.n} players, a new deal (seed shown when it is over)")
     for s, who in enumerate(table.entries):
         print(f"  seat {s}: {who}" + (f"  {links[s]}" if s in links else ""))
     if screen is not None:

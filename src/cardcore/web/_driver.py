@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, final
 
 from cardcore._engine import accept
-from cardcore._isolation import Refused
+from cardcore._isolation import IsolatedBot, Refused
 from cardcore.web._match import WebTable
 
 __all__ = ["BotDriver"]
@@ -94,6 +94,9 @@ class BotDriver:
 
     async def _ask(self, bot: Any, obs: Any) -> tuple[Any, str | None]:
         try:
+            if type(bot) is IsolatedBot:  # its process is stopped if it overruns
+                got = await asyncio.to_thread(bot.decide, obs, obs.legal_actions, self.time_limit)
+                return (None, str(got)) if type(got) is Refused else (got, None)
             job = asyncio.to_thread(bot.act, obs)
             if self.time_limit is not None:
                 return await asyncio.wait_for(job, self.time_limit), None
