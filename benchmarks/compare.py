@@ -401,6 +401,8 @@ def measure(
 
 
 def _k(x: float) -> str:
+    if x < 1000:
+        return f"{x:.0f}"
     return f"{x / 1000:.0f}k" if x >= 10_000 else f"{x / 1000:.1f}k"
 
 
