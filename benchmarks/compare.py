@@ -13,16 +13,24 @@ counted):
   from the mask as ``cardcore bench`` reads it), with two more ratios per game: the time per decision of
   ``play_match`` and of ``RL step`` over that of the same game's ``+ observe`` loop
   (what the engine and the adapter add to a user's loop);
-* OpenSpiel (C++ games through ``pyspiel``): hearts, euchre and spades, ``legal + apply``
-  and ``+ observe`` (the observation string, or the information-state string where the
-  game has no observation string);
-* RLCard: uno and bridge, ``legal + apply`` (``game.step``, which builds the next
-  player's state) and ``+ observe`` (``env.step``, which also encodes it).
+* OpenSpiel (C++ games through ``pyspiel``): hearts, euchre and spades, ``legal + apply``,
+  ``+ observe`` (the observation string, or the information-state string where the
+  game has no observation string) and ``RL step``, its own RL loop
+  (``open_spiel.python.rl_environment``: ``step`` with a random legal action, which
+  builds the next time step's tensors);
+* RLCard: uno, bridge and leduc hold'em, ``legal + apply`` (``game.step``, which builds
+  the next player's state), ``+ observe`` and ``RL step`` (both ``env.step``, which also
+  encodes the state: RLCard's own RL loop);
+* ISMCTS iterations per CPU second, in a table of their own: cardcore's ``ismcts`` with
+  no options (each game's search hints) on positions of random games, and OpenSpiel's
+  C++ ISMCTS (``pyspiel.ISMCTSBot``, one random rollout per iteration) on hearts
+  positions of the trick-taking phase (a search from the passing phase crashes
+  ``pyspiel`` 2.0.2).
 
 The loops run interleaved: each round runs every loop once for ``--seconds`` of CPU time,
 in the same order, and the table reports the median of the rounds, so that a slow
 moment of a shared machine touches every loop alike. Ratios are against OpenSpiel hearts
-in the same loop. The RL step needs the ``rl`` extra (numpy, gymnasium, pettingzoo);
+in the same loop, and the RL step also against RLCard's uno. The RL step needs the ``rl`` extra (numpy, gymnasium, pettingzoo);
 without it that column is reported as not measured. Run it from the repository root in
 its own environment (see ``docs/benchmarks.md``)::
 
@@ -50,6 +58,12 @@ OBSERVE = "+ observe"
 MATCH = "play_match"
 RL = "RL step"
 MODES = (RAW, OBSERVE, MATCH, RL)
+SEARCH = "ISMCTS it/s"
+"""Not a column of the main table: ISMCTS iterations per CPU second, a table of its own."""
+UNO = "RLCard uno"
+HEARTS = "OpenSpiel hearts"
+ISMCTS_ITERATIONS = 100
+"""Iterations of each timed search (cardcore and OpenSpiel alike)."""
 
 
 def _timed(games: Iterator[int]) -> Runner:
@@ -148,6 +162,35 @@ def _rl_games(pettingzoo: Any, game_id: str, preset: str, n: int, seed: int) -> 
         yield decisions
 
 
+def _positions(game: Any, n: int, count: int, seed: int) -> list[Any]:
+    """Observations with a choice, from seeded random games, spread over whole games."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    g = seed
+    while len(out) < count:
+        state = game.initial_state(n, g)
+        g += 1
+        while (player := game.current_player(state)) is not None and len(out) < count:
+            legal = game.legal_actions(state)
+            if len(legal) > 1 and rng.random() < 0.2:
+                out.append(game.observe(state, player))
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    return out
+
+
+def _cardcore_search(game: Any, seed: int) -> Iterator[int]:
+    """ISMCTS searches of :data:`ISMCTS_ITERATIONS` from a cycle of positions."""
+    from cardcore.bots import ISMCTSBot
+
+    positions = _positions(game, game.min_players, 8, seed)
+    k = 0
+    while True:
+        bot = ISMCTSBot(game, seed=seed + k, iterations=ISMCTS_ITERATIONS)
+        bot.act(positions[k % len(positions)])
+        k += 1
+        yield ISMCTS_ITERATIONS
+
+
 def cardcore_loops(only: str, problems: list[str]) -> dict[tuple[str, str], Runner]:
     """The cardcore loops, per (label, mode), for every installed game and preset."""
     from cardcore import PluginHost, load_game
@@ -172,6 +215,7 @@ def cardcore_loops(only: str, problems: list[str]) -> dict[tuple[str, str], Runn
                 out[(label, RL)] = _timed(
                     _rl_games(pettingzoo, spec.name, preset, game.max_players, 1)
                 )
+            out[(label, SEARCH)] = _timed(_cardcore_search(game, 1))
     return out
 
 
@@ -211,12 +255,71 @@ def _spiel_games(pyspiel: Any, name: str, observe: bool, seed: int) -> Iterator[
         yield decisions
 
 
+def _spiel_rl_games(rl_environment: Any, name: str, seed: int) -> Iterator[int]:
+    """OpenSpiel's own RL loop: ``rl_environment.Environment.step``, random legal actions."""
+    sampler = rl_environment.ChanceEventSampler(seed=seed)
+    env = rl_environment.Environment(name, chance_event_sampler=sampler)
+    uniform = random.Random(seed).random
+    while True:
+        step = env.reset()
+        decisions = 0
+        while not step.last():
+            player = step.observations["current_player"]
+            legal = step.observations["legal_actions"][player]
+            step = env.step([legal[int(uniform() * len(legal))]])
+            decisions += 1
+        yield decisions
+
+
+def _spiel_search(pyspiel: Any, name: str, seed: int) -> Iterator[int]:
+    """OpenSpiel's C++ ISMCTS, :data:`ISMCTS_ITERATIONS` a search, on play-phase positions.
+
+    Hearts' first 12 decisions pass cards; a search from there crashes ``pyspiel`` 2.0.2,
+    so positions are taken after them.
+    """
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    positions: list[Any] = []
+    while len(positions) < 8:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal() and len(positions) < 8:
+            if state.is_chance_node():
+                state.apply_action(_chance_pick(state.chance_outcomes(), rng.random()))
+                continue
+            legal = state.legal_actions()
+            if decisions >= 16 and len(legal) > 1 and rng.random() < 0.2:
+                positions.append(state.clone())
+            state.apply_action(legal[rng.randrange(len(legal))])
+            decisions += 1
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    k = 0
+    while True:
+        bot = pyspiel.ISMCTSBot(
+            seed + k,
+            evaluator,
+            2.0,
+            ISMCTS_ITERATIONS,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT,
+            False,
+            True,
+        )
+        bot.step(positions[k % len(positions)])
+        k += 1
+        yield ISMCTS_ITERATIONS
+
+
 def spiel_loops(only: str) -> tuple[dict[tuple[str, str], Runner], str]:
     """The OpenSpiel loops, or none and the import error."""
     try:
         import pyspiel
     except Exception as e:  # noqa: BLE001 - any import failure is reported, not raised
         return {}, f"open_spiel: {type(e).__name__}: {e}"
+    try:
+        from open_spiel.python import rl_environment
+    except ImportError:  # pyspiel without its Python part: no RL loop to time
+        rl_environment = None
     out: dict[tuple[str, str], Runner] = {}
     for name in ("hearts", "euchre", "spades"):
         label = f"OpenSpiel {name}"
@@ -224,6 +327,9 @@ def spiel_loops(only: str) -> tuple[dict[tuple[str, str], Runner], str]:
             continue
         out[(label, RAW)] = _timed(_spiel_games(pyspiel, name, False, 1))
         out[(label, OBSERVE)] = _timed(_spiel_games(pyspiel, name, True, 1))
+        if rl_environment is not None:
+            out[(label, RL)] = _timed(_spiel_rl_games(rl_environment, name, 1))
+    out[(HEARTS, SEARCH)] = _timed(_spiel_search(pyspiel, "hearts", 1))
     return out, ""
 
 
@@ -266,12 +372,13 @@ def rlcard_loops(only: str) -> tuple[dict[tuple[str, str], Runner], str]:
     except Exception as e:  # noqa: BLE001 - any import failure is reported, not raised
         return {}, f"rlcard: {type(e).__name__}: {e}"
     out: dict[tuple[str, str], Runner] = {}
-    for name in ("uno", "bridge"):
+    for name in ("uno", "bridge", "leduc-holdem"):
         label = f"RLCard {name}"
-        if only and only not in label:
+        if only and only not in label and name != "uno":
             continue
         out[(label, RAW)] = _timed(_rlcard_games(rlcard, name, False, 1))
         out[(label, OBSERVE)] = _timed(_rlcard_games(rlcard, name, True, 1))
+        out[(label, RL)] = _timed(_rlcard_games(rlcard, name, True, 1))
     return out, ""
 
 
@@ -294,6 +401,8 @@ def measure(
 
 
 def _k(x: float) -> str:
+    if x < 1000:
+        return f"{x:.0f}"
     return f"{x / 1000:.0f}k" if x >= 10_000 else f"{x / 1000:.1f}k"
 
 
@@ -304,13 +413,14 @@ def report(
     seconds: float,
     versions: dict[str, str],
 ) -> str:
-    """The markdown report: a table of medians and ratios against OpenSpiel hearts."""
+    """The markdown report: a table of medians and ratios, and the ISMCTS table."""
     labels: list[str] = []
-    for label, _ in rates:
-        if label not in labels:
+    for label, mode in rates:
+        if label not in labels and mode != SEARCH:
             labels.append(label)
     med = {key: statistics.median(v) for key, v in rates.items()}
-    anchor = {m: med.get(("OpenSpiel hearts", m)) for m in MODES}
+    anchor = {m: med.get((HEARTS, m)) for m in MODES}
+    uno = med.get((UNO, RL))
     slow = [f"{m} / observe" for m in (MATCH, RL)]
     lines = [
         "# Random play, side by side",
@@ -318,18 +428,21 @@ def report(
         "Written by `benchmarks/compare.py` (see `docs/benchmarks.md`); every figure below",
         "comes from one run in which all loops were interleaved. Decisions per second of CPU",
         f"time, median of {rounds} rounds of {seconds:g} s per loop (range in brackets);",
-        "the ratio in bold is against OpenSpiel hearts in the same loop (`play_match` and",
-        "`RL step` against its `legal + apply`). `+ observe` builds the observation of the",
+        "the ratio in bold is against OpenSpiel hearts in the same loop (`play_match`",
+        "against its `legal + apply`). `+ observe` builds the observation of the",
         "player to move every step: cardcore's `observe`, OpenSpiel's observation string",
         "(information-state string for hearts, which has none), RLCard's `env.step`.",
-        "`RL step` is cardcore's PettingZoo environment (`last`, then `step` with a random",
-        "legal index from the action mask, found as `cardcore bench` finds it: counted with",
-        "`np.count_nonzero` for a large mask). The last two columns are the time per decision",
+        "`RL step` is each library's own RL loop with random legal actions: cardcore's",
+        "PettingZoo environment (`last`, then `step` with a random legal index from the",
+        "action mask, found as `cardcore bench` finds it: counted with `np.count_nonzero`",
+        "for a large mask), OpenSpiel's `rl_environment` (`step`, which builds the next",
+        "time step's information-state tensors) and RLCard's `env.step`; `RL / uno` is the",
+        "RL step against RLCard uno's. The last two columns are the time per decision",
         "of `play_match` and of `RL step` over that of the game's own `+ observe` loop",
         "(the targets are at most 1.3x and 1.5x).",
         "",
-        "| game | " + " | ".join([*MODES, *slow]) + " |",
-        "|---|" + "---|" * (len(MODES) + len(slow)),
+        "| game | " + " | ".join([*MODES, "RL / uno", *slow]) + " |",
+        "|---|" + "---|" * (len(MODES) + 1 + len(slow)),
     ]
     for label in labels:
         cells = []
@@ -338,20 +451,71 @@ def report(
             if not v:
                 cells.append("")
                 continue
-            ref = anchor[m] if m in (RAW, OBSERVE) else anchor[RAW]
+            ref = anchor[RAW] if m == MATCH else anchor[m]
             ratio = f" **{med[(label, m)] / ref:.2f}x**" if ref else ""
             cells.append(f"{_k(med[(label, m)])} ({_k(min(v))}-{_k(max(v))}){ratio}")
+        rl = med.get((label, RL))
+        cells.append(f"{rl / uno:.2f}x" if rl and uno else "")
         base = med.get((label, OBSERVE))
         for m in (MATCH, RL):
             rate = med.get((label, m))
-            cells.append(f"{base / rate:.2f}x" if base and rate else "")
+            cells.append(
+                f"{base / rate:.2f}x" if base and rate and label[:3] not in ("Ope", "RLC") else ""
+            )
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += _search_table(rates, med)
     lines += ["", "Where the run took place:", ""]
     lines += [f"- {k}: {v}" for k, v in versions.items()]
     if problems:
         lines += ["", "Not measured:", ""]
         lines += [f"- {p}" for p in problems]
     return "\n".join(lines) + "\n"
+
+
+def _search_table(
+    rates: dict[tuple[str, str], list[float]], med: dict[tuple[str, str], float]
+) -> list[str]:
+    """The ISMCTS iterations per CPU second, against OpenSpiel's C++ ISMCTS on hearts."""
+    rows = [label for label, mode in rates if mode == SEARCH]
+    if not rows:
+        return []
+    ref = med.get((HEARTS, SEARCH))
+    lines = [
+        "",
+        "## ISMCTS iterations per CPU second",
+        "",
+        f"Searches of {ISMCTS_ITERATIONS} iterations from a cycle of 8 positions of seeded",
+        "random games, a new bot each search, in the same interleaved rounds. cardcore:",
+        "`ismcts` with no options, so each game's search hints (heuristic play-outs where",
+        "the game has them, which cost more per iteration than random ones). OpenSpiel:",
+        "its C++ ISMCTS (`pyspiel.ISMCTSBot`, UCT constant 2, one random rollout an",
+        "iteration, information-state keys) on hearts after the passing phase (a search",
+        "from the passing phase crashes `pyspiel` 2.0.2). One process each: `workers=1`.",
+        "",
+        "| game | iterations/s | against OpenSpiel hearts |",
+        "|---|---|---|",
+    ]
+    for label in rows:
+        v = rates[(label, SEARCH)]
+        m = med[(label, SEARCH)]
+        ratio = f"**{m / ref:.2f}x**" if ref else ""
+        lines.append(f"| {label} | {_k(m)} ({_k(min(v))}-{_k(max(v))}) | {ratio} |")
+    return lines
+
+
+NOTES_MARKER = "<!-- notes: kept when the file is regenerated -->"
+"""What follows this line in the report file is kept when the script rewrites it."""
+
+
+def _kept_notes(path: str) -> str:
+    """The hand-written notes at the end of an existing report (from the marker on)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return ""
+    at = text.find(NOTES_MARKER)
+    return "" if at < 0 else "\n" + text[at:]
 
 
 def _versions() -> dict[str, str]:
@@ -391,8 +555,9 @@ def main(argv: list[str] | None = None) -> int:
     rates = measure(loops, args.rounds, args.seconds, args.warmup)
     text = report(rates, problems, args.rounds, args.seconds, _versions())
     if args.out:
+        notes = _kept_notes(args.out)
         with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
+            f.write(text + notes)
     print(text)
     return 0
 

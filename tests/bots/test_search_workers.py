@@ -217,3 +217,30 @@ def test_the_pool_processes_exit_when_the_bot_process_is_killed() -> None:
     while any(_alive(p) for p in pids) and time.monotonic() < give_up:
         time.sleep(0.1)
     assert not any(_alive(p) for p in pids)
+
+
+def test_a_pool_started_from_a_threaded_process_outlives_its_first_second(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pool processes under ``forkserver`` (a bot's process running threads) keep serving."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.fail("this test needs the forkserver start method (POSIX)")
+    monkeypatch.setattr(_parallel, "_context", lambda: multiprocessing.get_context("forkserver"))
+    observation = _observations(1)[0]
+    with _bot("ismcts", 3, 2, **_BUDGET["ismcts"]) as bot:
+        bot.act(observation)
+        pids = bot._pool.pids()
+        time.sleep(1.5)  # past the pool processes' orphan checks (every 0.5 s)
+        assert bot.act(observation) in observation.legal_actions
+        assert bot._pool.pids() == pids
+
+
+def test_search_workers_play_every_game_of_an_arena_worker() -> None:
+    """An arena worker's later games start their search pools (none forfeits)."""
+    from cardcore.arena import run_arena
+
+    result = run_arena(
+        "noddy", ["ismcts:iterations=12:workers=2", "random"], games=2, seed=1, workers=1, db=None
+    )
+    assert result.played == 4
+    assert [s.forfeit_reasons for s in result.bots] == [(), ()]

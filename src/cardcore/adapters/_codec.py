@@ -517,7 +517,7 @@ class TableEncoding:
             + facts_size
         )
         """The length of every encoding."""
-        self.encode_buffer: Callable[[Any], bytearray] = self._buffer_encoder()
+        self.encode_buffer: Callable[[Any], bytearray] = _buffer_encoder(self)
         """The encoding as a fresh, writable ``bytearray`` (what the environments wrap).
 
         One function built for this encoding's zones, slots and facts, with everything it
@@ -586,67 +586,6 @@ class TableEncoding:
         """
         return b"".join(self.encode_parts(observation))
 
-    def _buffer_encoder(self) -> Callable[[Any], bytearray]:
-        """Build :attr:`encode_buffer`: :meth:`encode_parts` joined, in one flat function.
-
-        The parts are gathered in one list display (no ``append``), the two seat one-hots
-        in two plain dict lookups, and the facts' length is checked once on the joined
-        buffer (a wrong one is named by :meth:`encode_parts`, which checks each part).
-        """
-        mask_bytes = _MASK_CACHE.__getitem__
-        size_bytes = self._sizes.__getitem__
-        join = _BUFFER.join
-        nbytes = 4 * self.size
-        pick: Callable[[tuple[int, ...]], Iterable[int]] | None = None
-        if not self._every_zone:
-            zones = self._zones
-            pick = operator.itemgetter(*zones) if len(zones) > 1 else lambda t: (t[zones[0]],)
-        seats_hot = _SeatsHot(self._seats_hot)
-        facts = self._facts
-        facts_struct = self._facts_struct
-        slots = self._slot_bytes
-        check = self.encode_parts  # names what is wrong when the length is
-
-        def slot_parts(orders: tuple[tuple[int, ...], ...]) -> list[bytes]:
-            out = []
-            for z, count, top, packed in slots:
-                order = orders[z]
-                out.append(packed[order[: -count - 1 : -1] if top else order[:count]])
-            return out
-
-        one_slot = len(slots) == 1  # the usual case, inlined below
-        slot_zone, slot_count, slot_top, slot_packed = slots[0] if one_slot else (0, 0, False, {})
-        slot_end = -slot_count - 1
-
-        def encode_buffer(observation: Any) -> bytearray:
-            sizes, known, orders = observation.table._parts
-            if pick is not None:
-                known = pick(known)
-                sizes = pick(sizes)
-            if one_slot:
-                order = orders[slot_zone]
-                slot = [slot_packed[order[:slot_end:-1] if slot_top else order[:slot_count]]]
-            else:
-                slot = slot_parts(orders) if slots else []
-            fact: bytes = b""
-            if facts is not None:
-                values = facts(observation)
-                fact = values if type(values) is bytes else _pack_facts(facts_struct, values)
-            out = join(
-                [
-                    *map(mask_bytes, known),
-                    *map(size_bytes, sizes),
-                    *slot,
-                    seats_hot[observation.seat][observation.current_player],
-                    fact,
-                ]
-            )
-            if len(out) != nbytes:
-                check(observation)  # raises the ValueError that names the facts' length
-            return out
-
-        return encode_buffer
-
     def encode_parts(self, observation: Any) -> list[bytes]:
         """The encoding in pieces whose concatenation is :meth:`encode_bytes`.
 
@@ -679,6 +618,68 @@ class TableEncoding:
             else:
                 parts.append(_pack_facts(self._facts_struct, values))
         return parts
+
+
+def _buffer_encoder(encoding: TableEncoding) -> Callable[[Any], bytearray]:
+    """Build :attr:`TableEncoding.encode_buffer`: its parts joined, in one flat function.
+
+    The parts are gathered in one list display (no ``append``), the two seat one-hots
+    in two plain dict lookups, and the facts' length is checked once on the joined
+    buffer (a wrong one is named by :meth:`TableEncoding.encode_parts`, which checks each part).
+    """
+    mask_bytes = _MASK_CACHE.__getitem__
+    size_bytes = encoding._sizes.__getitem__
+    join = _BUFFER.join
+    nbytes = 4 * encoding.size
+    pick: Callable[[tuple[int, ...]], Iterable[int]] | None = None
+    if not encoding._every_zone:
+        zones = encoding._zones
+        pick = operator.itemgetter(*zones) if len(zones) > 1 else lambda t: (t[zones[0]],)
+    seats_hot = _SeatsHot(encoding._seats_hot)
+    facts = encoding._facts
+    facts_struct = encoding._facts_struct
+    slots = encoding._slot_bytes
+    check = encoding.encode_parts  # names what is wrong when the length is
+
+    def slot_parts(orders: tuple[tuple[int, ...], ...]) -> list[bytes]:
+        out = []
+        for z, count, top, packed in slots:
+            order = orders[z]
+            out.append(packed[order[: -count - 1 : -1] if top else order[:count]])
+        return out
+
+    one_slot = len(slots) == 1  # the usual case, inlined below
+    slot_zone, slot_count, slot_top, slot_packed = slots[0] if one_slot else (0, 0, False, {})
+    slot_end = -slot_count - 1
+
+    def encode_buffer(observation: Any) -> bytearray:
+        sizes, known, orders = observation.table._parts
+        if pick is not None:
+            known = pick(known)
+            sizes = pick(sizes)
+        if one_slot:
+            order = orders[slot_zone]
+            slot = [slot_packed[order[:slot_end:-1] if slot_top else order[:slot_count]]]
+        else:
+            slot = slot_parts(orders) if slots else []
+        fact: bytes = b""
+        if facts is not None:
+            values = facts(observation)
+            fact = values if type(values) is bytes else _pack_facts(facts_struct, values)
+        out = join(
+            [
+                *map(mask_bytes, known),
+                *map(size_bytes, sizes),
+                *slot,
+                seats_hot[observation.seat][observation.current_player],
+                fact,
+            ]
+        )
+        if len(out) != nbytes:
+            check(observation)  # raises the ValueError that names the facts' length
+        return out
+
+    return encode_buffer
 
 
 class _SeatsHot(dict[int, dict[int | None, bytes]]):

@@ -148,7 +148,7 @@ class MaskFiller:
         fallback: fills a mask from any sequence of actions.
     """
 
-    __slots__ = ("_by_mask", "_fallback", "_index", "_seen")
+    __slots__ = ("_by_mask", "_fallback", "_index", "_seen", "_sorted")
 
     def __init__(
         self, index: ActionIndex[Any], fallback: Callable[[bytearray, Sequence[Any]], None]
@@ -158,6 +158,8 @@ class MaskFiller:
         self._fallback = fallback
         self._by_mask: dict[type, dict[int, int]] = {}
         """Per card-action class: the card mask of each of its actions -> its index."""
+        self._sorted: dict[type, tuple[npt.NDArray[np.uint64], npt.NDArray[np.intp]]] = {}
+        """Per card-action class: its actions' card masks, ascending, and their indexes."""
 
     def __call__(self, mask: bytearray, legal: Sequence[Any]) -> None:
         """Set ``mask[i] = 1`` for the index ``i`` of every action of ``legal``."""
@@ -180,6 +182,9 @@ class MaskFiller:
                 self._fill(mask, part)
         elif cls is CardSubsets:
             assert isinstance(legal, CardSubsets)
+            if len(legal) >= _MANY_SUBSETS:
+                self._fill_many(mask, legal)
+                return
             action = legal.action
             by_mask = self._by_mask.get(action)
             if by_mask is None:
@@ -189,6 +194,80 @@ class MaskFiller:
             any(map(mask.__setitem__, map(by_mask.__getitem__, legal.masks()), _ONES))
         else:
             any(map(mask.__setitem__, self._index.indices(legal), _ONES))
+
+    def _fill_many(self, mask: bytearray, legal: CardSubsets[Any]) -> None:
+        """Mark a long listing of card sets in numpy passes (Nyuri's steals of up to three).
+
+        A set's index is found by bisecting the class's sorted card masks: one
+        ``searchsorted`` over all the listing's masks, made by :func:`subset_masks`,
+        instead of a generator step, a dict lookup and a store per set.
+
+        Raises:
+            KeyError: a set is not in the index (the caller looks them up one by one).
+        """
+        action = legal.action
+        table = self._sorted.get(action)
+        if table is None:
+            pairs = sorted(
+                (a.mask, i) for i, a in enumerate(self._index.actions) if type(a) is action
+            )
+            table = self._sorted[action] = (
+                np.array([m for m, _ in pairs], dtype=np.uint64),
+                np.array([i for _, i in pairs], dtype=np.intp),
+            )
+        masks_sorted, indexes = table
+        wanted = subset_masks(legal)
+        at = masks_sorted.searchsorted(wanted)
+        if not len(masks_sorted) or at.max() >= len(masks_sorted):
+            raise KeyError("a card set that the index does not list")
+        if (masks_sorted[at] != wanted).any():
+            raise KeyError("a card set that the index does not list")
+        _frombuffer(mask, _INT8)[indexes[at]] = 1
+
+
+_MANY_SUBSETS: Final = 80
+"""From this many sets on, a :class:`cardcore.CardSubsets` is marked in numpy passes
+(below it, their fixed cost is more than a lookup per set saves; measured on Nyuri)."""
+
+_BIT: Final = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+"""``1 << i`` for each card id ``i``, as ``uint64``."""
+
+_POSITIONS: dict[tuple[int, int], tuple[npt.NDArray[np.intp], ...]] = {}
+"""Per (positions, chosen): the position of each choice's cards, in listing order."""
+
+
+def _positions(n: int, chosen: int) -> tuple[npt.NDArray[np.intp], ...]:
+    """Every choice of ``chosen`` of ``n`` positions, in order, as ``chosen`` arrays."""
+    got = _POSITIONS.get((n, chosen))
+    if got is None:
+        combos = np.array(list(itertools.combinations(range(n), chosen)), dtype=np.intp)
+        got = _POSITIONS[n, chosen] = tuple(combos.reshape(-1, chosen).T)
+    return got
+
+
+def subset_masks(legal: CardSubsets[Any]) -> npt.NDArray[np.uint64]:
+    """The card mask of every set of a listing, in its order: ``list(legal.masks())``.
+
+    The listing's segments (a fixed lead plus every choice of one, two or three cards
+    from a position on) are made one numpy pass each.
+    """
+    keys: Sequence[int] = legal._keys
+    segments: list[tuple[int, int, int]] = legal._segments
+    bits = _BIT[np.array(keys, dtype=np.intp) & 63]
+    parts = []
+    for lead, start, added in segments:
+        tail = bits[start:]
+        if added == 1:
+            part = tail
+        else:
+            picks = _positions(len(tail), added)
+            part = tail[picks[0]]
+            for p in picks[1:]:
+                part = part | tail[p]
+        parts.append(part | np.uint64(lead) if lead else part)
+    if not parts:
+        return np.zeros(0, dtype=np.uint64)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def resolve(

@@ -15,6 +15,10 @@ the mask marks the agent's legal actions when it is to move and is all zeros oth
 The only rewards come at the end: each seat gets ``Outcome.reward(seat)``, its (team's)
 share of the win, and every agent terminates. An action that is not legal raises
 :class:`cardcore.IllegalActionError` and changes nothing.
+
+:func:`parallel_env` is the same game through PettingZoo's Parallel API, for tools that
+take that API: every step returns every agent's observation, and only the action of the
+agent to move is played (the others' are ignored; their masks are all zeros).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ try:
     import numpy as np
     from gymnasium import spaces
     from gymnasium.utils import seeding
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
 except ModuleNotFoundError as _e:  # no rl extra: say which one to install
     raise missing_rl(__name__, _e) from None
 
@@ -44,7 +48,7 @@ from cardcore.adapters._spaces import (
     resolve,
 )
 
-__all__ = ["CardcoreAECEnv", "env"]
+__all__ = ["CardcoreAECEnv", "CardcoreParallelEnv", "env", "parallel_env"]
 
 
 @final
@@ -249,5 +253,136 @@ def env(
         ValueError: an unsupported player count or render mode.
     """
     return CardcoreAECEnv(
+        game_id, num_players, render_mode, host=host, registry=registry, **options
+    )
+
+
+@final
+class CardcoreParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no types
+    """A cardcore game through PettingZoo's Parallel API (build it with :func:`parallel_env`).
+
+    The game stays turn-based: ``agent_selection`` names the agent to move, whose action
+    in the dict given to :meth:`step` is played; the other agents' entries are ignored
+    (their action masks are all zeros) and may be left out. Observations, rewards,
+    terminations, truncations and infos come for every agent on every step; rewards are
+    paid at the end, when every agent terminates and ``agents`` empties. The arguments
+    are those of :class:`CardcoreAECEnv`, which this wraps (``aec_env``).
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's documented class attribute
+        "name": "cardcore_parallel_v0",
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.aec_env = CardcoreAECEnv(game_id, num_players, render_mode, **kwargs)
+        """The AEC environment that plays the game."""
+        self.metadata = {**self.aec_env.metadata, "is_parallelizable": False}
+        self.render_mode = render_mode
+        self.possible_agents: list[str] = list(self.aec_env.possible_agents)
+        self.agents: list[str] = []
+        self.observation_spaces = self.aec_env.observation_spaces
+        self.action_spaces = self.aec_env.action_spaces
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of an agent (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of an agent: ``Discrete(codec.num_actions)``."""
+        return self.action_spaces[agent]
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent whose action the next :meth:`step` plays."""
+        return str(self.aec_env.agent_selection)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, ObsDict], dict[str, dict[str, Any]]]:
+        """Deal a new game; every agent's observation and info (see :meth:`CardcoreAECEnv.reset`)."""
+        aec = self.aec_env
+        aec.reset(seed=seed, options=options)
+        self.agents = [] if aec._over else list(aec.agents)
+        return {a: aec.observe(a) for a in self.possible_agents}, {
+            a: {} for a in self.possible_agents
+        }
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, ObsDict],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Play the action of the agent to move; every agent's results.
+
+        Raises:
+            IllegalActionError: the agent to move has no action in ``actions``, or its
+                action is not legal now (the game is unchanged).
+            RuntimeError: the game is over (call ``reset``).
+        """
+        aec = self.aec_env
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset() first")
+        mover = aec.agent_selection
+        if actions.get(mover) is None:
+            raise IllegalActionError(None, f"{mover} is to move: actions has no entry for it")
+        aec.step(actions[mover])
+        agents = self.possible_agents
+        observations = {a: aec.observe(a) for a in agents}
+        if aec._over:
+            self.agents = []
+            return (
+                observations,
+                {a: float(aec.rewards[a]) for a in agents},
+                dict.fromkeys(agents, True),
+                dict.fromkeys(agents, False),
+                {a: dict(aec.infos[a]) for a in agents},
+            )
+        return (
+            observations,
+            dict.fromkeys(agents, 0.0),
+            dict.fromkeys(agents, False),
+            dict.fromkeys(agents, False),
+            {a: {} for a in agents},
+        )
+
+    def render(self) -> str | None:
+        """The game as text from an onlooker's point of view (printed in ``human`` mode)."""
+        return self.aec_env.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def parallel_env(
+    game_id: str,
+    num_players: int | None = None,
+    render_mode: str | None = None,
+    *,
+    host: PluginHost | None = None,
+    registry: CodecRegistry | None = None,
+    **options: Any,
+) -> CardcoreParallelEnv:
+    """A PettingZoo Parallel environment for an installed game (arguments as :func:`env`).
+
+    Returns:
+        The environment; call ``reset(seed=...)`` before use.
+
+    Raises:
+        CodecError: the game declares no codec.
+        ValueError: an unsupported player count or render mode.
+    """
+    return CardcoreParallelEnv(
         game_id, num_players, render_mode, host=host, registry=registry, **options
     )

@@ -97,6 +97,26 @@ def job_sandbox(job: Job) -> Sandbox | None:
     return Sandbox(hidden=tuple(box["hidden"]), modules=tuple(box["modules"]))
 
 
+def _start_servers() -> set[int]:
+    """This process's multiprocessing servers (forkserver, resource tracker), if started.
+
+    They are not a bot's strays: a search bot's pool (``workers=N``) starts its processes
+    through the forkserver while threads run, and multiprocessing keeps using that server
+    for the next game's bots; killing (and reaping) it made their pools fail to start.
+    """
+    from multiprocessing import forkserver, resource_tracker
+
+    out: set[int] = set()
+    for server, attr in (
+        (forkserver._forkserver, "_forkserver_pid"),
+        (resource_tracker._resource_tracker, "_pid"),
+    ):
+        pid = getattr(server, attr, None)
+        if type(pid) is int:
+            out.add(pid)
+    return out
+
+
 def end_stray_processes(before: frozenset[int] = frozenset()) -> None:
     """Kill what the bots of the last game started in this process (bot processes stay).
 
@@ -104,7 +124,7 @@ def end_stray_processes(before: frozenset[int] = frozenset()) -> None:
     Run in a :func:`~cardcore._sandbox.subreaper`, this also ends what a bot detached
     from its own process tree (a grandchild in a session of its own).
     """
-    keep: set[int] = set(before)
+    keep: set[int] = {*before, *_start_servers()}
     for proc in _PROCESSES.values():
         if proc.pid is not None:
             keep |= process_tree(proc.pid)

@@ -70,12 +70,31 @@ _HELD: dict[str, Any] = {}
 """The copy of the search bot this pool process holds, under ``bot`` (set by :func:`_start`)."""
 
 
-def _orphan_guard(parent: int) -> None:
-    """Exit when the process that started the pool is gone, instead of lingering."""
+def _orphan_guard(parent: int, first_ppid: int) -> None:
+    """Exit when the process that started the pool is gone, instead of lingering.
+
+    ``first_ppid`` is this process's parent when it started: the bot's process when the
+    pool forks, the start method's server when it does not (``forkserver``, chosen while
+    other threads run: in the arena, ``play --web``). Either way the parent changes, or
+    the bot's process is gone, when the bot's process ends.
+    """
     while True:
         time.sleep(0.5)
-        if os.getppid() != parent:
+        if _orphaned(parent, first_ppid):
             os._exit(0)
+
+
+def _orphaned(parent: int, first_ppid: int) -> bool:
+    """Whether the bot's process ``parent`` is gone (read from this pool process)."""
+    if os.getppid() != first_ppid:
+        return True
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, but not ours to signal
+        return False
+    return False
 
 
 def _start(make: Callable[[], Any], parent: int) -> None:
@@ -83,7 +102,7 @@ def _start(make: Callable[[], Any], parent: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    threading.Thread(target=_orphan_guard, args=(parent,), daemon=True).start()
+    threading.Thread(target=_orphan_guard, args=(parent, os.getppid()), daemon=True).start()
     _HELD["bot"] = make()
 
 

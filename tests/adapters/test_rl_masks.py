@@ -1,0 +1,73 @@
+"""The action mask of long card-set listings, filled in numpy passes, is the listing."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cardcore import CardSubsets, ConcatActions
+from cardcore.adapters import ActionIndex, TableCodec
+from cardcore.adapters import pettingzoo as pz
+from cardcore.adapters._spaces import _MANY_SUBSETS, ObservationEncoder, subset_masks
+
+
+def _steal() -> tuple[Any, Any]:
+    """Nyuri's environment for three and its steal class (a card-action class)."""
+    env = pz.env("nyuri", 3, preset="pagat")
+    return env, type(env.game.parse_action("steal 2♣"))
+
+
+def _listings(steal: Any, count: int) -> list[CardSubsets[Any]]:
+    """Seeded listings of every shape: sizes, weights, and a value to beat or none."""
+    rng = random.Random(5)
+    weights = [rng.randrange(1, 14) for _ in range(52)]
+    out: list[CardSubsets[Any]] = []
+    while len(out) < count:
+        mask = rng.getrandbits(52) & rng.getrandbits(52)  # about 13 cards
+        sizes = rng.choice([(1,), (2,), (3,), (1, 2), (2, 3), (1, 2, 3)])
+        if rng.random() < 0.5:
+            out.append(CardSubsets(steal, mask, sizes=sizes))
+        else:
+            above = rng.randrange(0, 30)
+            out.append(CardSubsets(steal, mask, sizes=sizes, weights=weights, above=above))
+    return out
+
+
+def test_subset_masks_are_the_listings_masks_in_order() -> None:
+    """``subset_masks`` equals ``list(masks())`` for every shape of listing."""
+    _, steal = _steal()
+    listings = _listings(steal, 300)
+    assert sum(len(s) >= _MANY_SUBSETS for s in listings) > 20
+    for subsets in listings:
+        assert subset_masks(subsets).tolist() == list(subsets.masks())
+
+
+def test_a_long_listing_marks_the_same_entries_as_one_by_one() -> None:
+    """The numpy pass and the per-set lookup mark the same mask entries."""
+    env, steal = _steal()
+    encoder = ObservationEncoder(env.codec)
+    index = env.codec.actions
+    decline = env.game.parse_action("decline")
+    for subsets in _listings(steal, 120):
+        expected = bytearray(env.codec.num_actions)
+        for action in subsets:
+            expected[index.index(action)] = 1
+        expected[index.index(decline)] = 1
+        got = bytearray(env.codec.num_actions)
+        encoder._fill(got, ConcatActions((decline,), subsets))
+        assert got == expected
+
+
+def test_a_long_listing_with_a_set_missing_from_the_index_is_named() -> None:
+    """A long listing whose set the codec does not number is a KeyError naming it."""
+    env, steal = _steal()
+    codec = env.codec
+    assert isinstance(codec, TableCodec)
+    few = TableCodec(codec.encoding, ActionIndex([steal.of(c) for c in range(52)]))
+    encoder = ObservationEncoder(few)
+    subsets = CardSubsets(steal, (1 << 16) - 1, sizes=(1, 2))
+    assert len(subsets) >= _MANY_SUBSETS
+    with pytest.raises(KeyError, match="is not in the action index"):
+        encoder._fill(bytearray(52), subsets)
