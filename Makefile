@@ -6,7 +6,7 @@ PLUGINS := $(wildcard plugins/cardcore-*)
 EXAMPLES := examples/cardcore-highcard
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest docs bench bench-check clean venv browser sandbox-tool wheelhouse
+.PHONY: demo test lint typecheck pytest docs bench bench-check clean venv browser sandbox-tool wheelhouse compiled compiled-test
 
 $(STAMP): pyproject.toml $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/pyproject.toml)
 	$(PYTHON) -m venv $(VENV)
@@ -61,10 +61,35 @@ sandbox-tool:
 pytest: $(STAMP) browser sandbox-tool $(WHEELHOUSE)/DONE
 	$(BIN)/pytest -q -p no:cacheprovider --hypothesis-profile=ci -n $(PYTEST_WORKERS) --dist loadgroup
 
+# The compiled build: the wheels of cardcore and the four games, their hot modules compiled
+# with mypyc by hatch_build.py (from the development venv's mypy, no build isolation, no
+# index), installed in a venv of their own with their dependencies from the wheelhouse.
+# The games' digest, golden and kit tests run on it. It is rebuilt when a source changes.
+COMPILED := .venv-compiled
+COMPILED_SOURCES := pyproject.toml hatch_build.py $(shell find src -name '*.py') \
+  $(foreach p,$(PLUGINS),$(p)/pyproject.toml $(p)/hatch_build.py $(shell find $(p)/src -name '*.py'))
+$(COMPILED)/.installed: $(STAMP) $(WHEELHOUSE)/DONE $(COMPILED_SOURCES)
+	rm -rf $(COMPILED)
+	$(PYTHON) -m venv $(COMPILED)
+	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation --no-index -w $(COMPILED)/wheels . $(PLUGINS)
+	$(COMPILED)/bin/python -m pip install --quiet --no-index --find-links $(COMPILED)/wheels \
+	  --find-links $(WHEELHOUSE) cardcore $(notdir $(PLUGINS)) pytest
+	touch $@
+
+compiled: $(COMPILED)/.installed
+
+COMPILED_TESTS := $(foreach t,records_observations_encodings_and_search_match_the_pure_modules \
+  the_pure_variable_loads_every_module_from_its_source the_build_is_the_one_this_venv_was_made_with \
+  version_and_bench_name_the_loaded_build the_pure_variable_is_named_when_set,tests/test_compiled_build.py::test_$(t)) \
+  $(foreach p,$(PLUGINS),$(wildcard $(p)/tests/test_*_golden.py $(p)/tests/test_*_conformance.py))
+compiled-test: $(COMPILED)/.installed
+	CARDCORE_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -q -p no:cacheprovider \
+	  --hypothesis-profile=ci $(COMPILED_TESTS)
+
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
 
-test: lint typecheck pytest docs
+test: lint typecheck pytest docs compiled-test
 
 bench: $(STAMP)
 	$(BIN)/cardcore bench --seconds 2 --markdown benchmarks/results.md
@@ -78,4 +103,4 @@ bench-check:
 	$(COMPARE)/bin/python benchmarks/compare.py --only nyuri --rounds 1 --seconds 0.2
 
 clean:
-	rm -rf $(VENV) .venv-compare site .mypy_cache .ruff_cache .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) $(COMPILED) .venv-compare site .mypy_cache .ruff_cache .pytest_cache .hypothesis test-artifacts

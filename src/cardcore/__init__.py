@@ -4,6 +4,7 @@ The public API is re-exported here; plugin authors import only from ``cardcore``
 ``cardcore.testing``. Importing this module loads no game, no CLI library and no numpy.
 """
 
+from cardcore import _build  # noqa: F401 - first: with CARDCORE_PURE set, the pure modules load
 from cardcore._actions import CardAction, WordAction
 from cardcore._botspec import BotOption
 from cardcore._cards import (

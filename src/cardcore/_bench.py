@@ -66,6 +66,7 @@ class BenchResult:
 def machine_info() -> dict[str, str]:
     """Where the numbers were taken."""
     from cardcore import __version__
+    from cardcore._build import build_line, installed_distributions
 
     return {
         "python": platform.python_version(),
@@ -75,6 +76,7 @@ def machine_info() -> dict[str, str]:
         "processor": platform.processor() or "unknown",
         "cpus": str(os.cpu_count()),
         "cardcore": __version__,
+        "build": build_line(installed_distributions()).removeprefix("Build: "),
     }
 
 

@@ -112,7 +112,7 @@ def test_the_encoding_holds_who_played_each_card_of_every_round() -> None:
             assert history[at + 6 : at + 10] == [float(s == r.stuck) for s in range(4)]
 
 
-class _LatestRoundOnly(Box):  # type: ignore[misc]
+class _LatestRoundOnly(Box):
     """Box as it was: an observation keeps only the latest finished round."""
 
     def observe(self, state: BoxState, seat: int) -> BoxObservation:

@@ -185,7 +185,7 @@ def test_hand_apply_leaves_a_changed_apply_in_charge() -> None:
 
     from cardcore_nestors.bots import hand_apply
 
-    class Counting(Nestors):  # type: ignore[misc]
+    class Counting(Nestors):
         def apply(self, state: Any, action: Any) -> Any:
             return super().apply(state, action)
 
@@ -198,5 +198,5 @@ def test_hand_apply_leaves_a_changed_apply_in_charge() -> None:
     counting = Counting(NestorsOptions())
     assert hand_apply(counting) == counting.apply
     wrapped = Wrapper(game)
-    assert hand_apply(wrapped) is wrapped.apply  # type: ignore[arg-type]
+    assert hand_apply(wrapped) is wrapped.apply
     assert hand_apply(game) != game.apply

@@ -141,7 +141,7 @@ def test_the_encoding_holds_who_played_and_took_each_card() -> None:
     assert checked > 0
 
 
-class _LatestTrickOnly(Nestors):  # type: ignore[misc]
+class _LatestTrickOnly(Nestors):
     """Nestors as it was: the latest trick only, and no tricks of the previous deal."""
 
     def observe(self, state: NestorsState, seat: int) -> NestorsObservation:

@@ -43,14 +43,17 @@ def register(sub: Any) -> None:
 
 
 def version_text() -> str:
-    """``cardcore X.Y.Z`` and one line per installed plugin distribution with its version."""
+    """``cardcore X.Y.Z``, one line per installed plugin distribution, Python, and the build.
+
+    The last line says which distributions are loaded compiled (mypyc) and which pure.
+    """
     from cardcore import __version__
     from cardcore._host import default_host
 
     lines = [f"cardcore {__version__}"]
+    seen: dict[str, str] = {}
     try:
         host = default_host()
-        seen: dict[str, str] = {}
         for p in host.plugins:
             if p.distribution and p.distribution != "cardcore":
                 seen.setdefault(p.distribution, p.version)
@@ -62,6 +65,9 @@ def version_text() -> str:
     except Exception as e:  # noqa: BLE001 - the version must print whatever the plugins do
         lines.append(f"  (plugins could not be listed: {e})")
     lines.append(f"Python {sys.version.split()[0]}")
+    from cardcore._build import build_line
+
+    lines.append(build_line(["cardcore", *sorted(seen)]))
     return "\n".join(lines)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import Final, final
+from typing import Final
 
 from cardcore import (
     DECK_52,
@@ -34,6 +34,7 @@ from cardcore import (
     rng_seed,
     sample_table,
 )
+from cardcore._build import mypyc_attr
 from cardcore_box.actions import BoxAction, Play, TurnUp, parse_box_action
 from cardcore_box.deal import deal, shuffle52
 from cardcore_box.history import observed_events, public_events
@@ -107,7 +108,9 @@ _SHOWN_AT: Final[dict[BoxAction, int]] = {_PLAYS[c]: _SHOW_ORDER[c] for c in ran
 """Per play, its place in a listing of legal actions."""
 
 
-@final
+# Compiled by mypyc into a native class that Python classes may still subclass (not
+# final, so that a subclass's methods are the ones called).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Box(GameText[BoxAction, BoxObservation]):
     """The Box rules under fixed options; build it with ``cardcore.load_game("box")``."""
 
@@ -459,14 +462,19 @@ class Box(GameText[BoxAction, BoxObservation]):
             rounds=o.rounds,
         )
 
-    # ---- text ---------------------------------------------------------------------
 
-    text_form = TextForm(
+# Box.text_form: Actions read as ``play 9♠`` (or ``play 9s``, or just ``9♠``) or ``turn up``;
+# observations from their JSON (4 players); the table as text by ``render.py``.
+# Set on the class once it is built: under mypyc, an attribute written in the class
+# body would be stored on every game object (and pickled with it).
+setattr(  # noqa: B010 - mypy allows no class attribute here, mypyc needs one
+    Box,
+    "text_form",
+    TextForm(
         parse=parse_box_action,
         observation=BoxObservation,
         codec=CODEC,
         num_players=(NUM_PLAYERS,),
         render="cardcore_box.render:render",  # by reference: render.py sits above the rules
-    )
-    """Actions read as ``play 9♠`` (or ``play 9s``, or just ``9♠``) or ``turn up``;
-    observations from their JSON (4 players); the table as text by ``render.py``."""
+    ),
+)

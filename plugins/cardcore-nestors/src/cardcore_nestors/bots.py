@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from math import comb, erf, sqrt
-from typing import Final, cast, final
+from typing import Final, Protocol, cast, final
 
 from cardcore import SPECTATOR, IllegalActionError
 from cardcore_nestors.actions import TRUMP_RANKS, Bid, Leave, NestorsAction, Pass, Play, Take, Trump
 from cardcore_nestors.cards import HIGH, RANK_MASK, SUIT_MASK, card_points, mask_points, points_of
+from cardcore_nestors.options import NestorsOptions
 from cardcore_nestors.rules import Nestors
 from cardcore_nestors.state import (
     DECK,
@@ -334,7 +335,7 @@ class NestorsHeuristic:
             value = pot + pts[c]
             score = value if (ours_with >> c) & 1 else -value
             if score > best or (score == best and -cost[c] > best_cost):
-                choice, best, best_cost = c, score, -cost[c]
+                choice, best, best_cost = c, float(score), float(-cost[c])
         return _PLAY[choice]
 
     @staticmethod
@@ -423,7 +424,17 @@ def hand_number(game: Nestors, state: NestorsState) -> int:
     return state.deal.number
 
 
-def hand_apply(game: Nestors) -> Callable[[NestorsState, NestorsAction], NestorsState]:
+class _Applies(Protocol):
+    """What :func:`hand_apply` reads of a game: Nestors, a subclass, or a wrapper."""
+
+    options: NestorsOptions
+
+    def apply(self, state: NestorsState, action: NestorsAction) -> NestorsState:
+        """Play ``action``."""
+        ...
+
+
+def hand_apply(game: _Applies) -> Callable[[NestorsState, NestorsAction], NestorsState]:
     """``game.apply`` for search play-outs, which stop when the hand is over.
 
     The plugin's ``SearchHints.segment_apply``. The last card of a hand scores it as
@@ -433,6 +444,7 @@ def hand_apply(game: Nestors) -> Callable[[NestorsState, NestorsAction], Nestors
 
     A game whose ``apply`` is not Nestors' own (a wrapper that counts or times moves, a
     subclass) gets its own ``game.apply`` back, so that every move still goes through it.
+    ``game`` need not be a Nestors at all, only have its ``options`` and ``apply``.
     """
     apply = game.apply
     if getattr(type(game), "apply", None) is not Nestors.apply:

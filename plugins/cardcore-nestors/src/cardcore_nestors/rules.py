@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Final, final
+from typing import Final
 
 from cardcore import (
     SPECTATOR,
@@ -31,6 +31,7 @@ from cardcore import (
     rng_shuffle,
     sample_table,
 )
+from cardcore._build import mypyc_attr
 from cardcore_nestors.actions import (
     BIDS_FROM,
     PASS_BIDS_FROM,
@@ -95,7 +96,9 @@ _WRONG_KIND: Final = {
 }
 
 
-@final
+# Compiled by mypyc into a native class that Python classes may still subclass (not
+# final, so that a subclass's methods are the ones called).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Nestors(GameText[NestorsAction, NestorsObservation]):
     """The rules object; build it with ``cardcore.load_game("nestors", ...)``.
 
@@ -357,17 +360,22 @@ class Nestors(GameText[NestorsAction, NestorsObservation]):
             play=o.play,
         )
 
-    # ---- text ----
 
-    text_form = TextForm(
+# Nestors.text_form: Actions read as :func:`cardcore_nestors.parse_action` says; observations from their
+# JSON (4 players); the table as text by ``render.py``.
+# Set on the class once it is built: under mypyc, an attribute written in the class
+# body would be stored on every game object (and pickled with it).
+setattr(  # noqa: B010 - mypy allows no class attribute here, mypyc needs one
+    Nestors,
+    "text_form",
+    TextForm(
         parse=parse_action,
         observation=NestorsObservation,
         codec=CODEC,
         num_players=(4,),
         render="cardcore_nestors.render:render_observation",  # by reference: render.py sits above the rules
-    )
-    """Actions read as :func:`cardcore_nestors.parse_action` says; observations from their
-    JSON (4 players); the table as text by ``render.py``."""
+    ),
+)
 
 
 def positive_constraints(o: NestorsObservation) -> list[tuple[int, int]]:

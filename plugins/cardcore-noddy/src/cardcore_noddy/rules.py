@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Final
 
 from cardcore import (
     SPECTATOR,
@@ -26,6 +26,7 @@ from cardcore import (
     new_table,
     rng_seed,
 )
+from cardcore._build import mypyc_attr
 from cardcore_noddy.actions import (
     PASS,
     SHOW_KNAVE,
@@ -89,7 +90,9 @@ _LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
 """The legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
 
 
-@final
+# Compiled by mypyc into a native class that Python classes may still subclass (not
+# final, so that a subclass's methods are the ones called).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Noddy(GameText[NoddyAction, NoddyObservation]):
     """The rules object; build it with ``cardcore.load_game("noddy", ...)``."""
 
@@ -462,14 +465,19 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             events=o.events,
         )
 
-    # ---- text --------------------------------------------------------------------------
 
-    text_form = TextForm(
+# Noddy.text_form: Actions read as ``play 7♥`` (or just ``7h``), ``show knave`` or ``pass``;
+# observations from their JSON (2 players); the table as text by ``render.py``.
+# Set on the class once it is built: under mypyc, an attribute written in the class
+# body would be stored on every game object (and pickled with it).
+setattr(  # noqa: B010 - mypy allows no class attribute here, mypyc needs one
+    Noddy,
+    "text_form",
+    TextForm(
         parse=parse_action,
         observation=NoddyObservation,
         codec=_CODEC,
         num_players=(2,),
         render="cardcore_noddy.render:render",  # by reference: render.py sits above the rules
-    )
-    """Actions read as ``play 7♥`` (or just ``7h``), ``show knave`` or ``pass``;
-    observations from their JSON (2 players); the table as text by ``render.py``."""
+    ),
+)

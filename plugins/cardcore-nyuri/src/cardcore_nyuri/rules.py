@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final, NoReturn, final
+from typing import Final, NoReturn
 
 from cardcore import (
     SPECTATOR,
@@ -28,6 +28,7 @@ from cardcore import (
     rng_below,
     sample_table,
 )
+from cardcore._build import mypyc_attr
 from cardcore_nyuri.actions import (
     _HIGHER_SAME_SUIT,
     _LAYS,
@@ -78,7 +79,9 @@ def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
 # ---- the rules ---------------------------------------------------------------------
 
 
-@final
+# Compiled by mypyc into a native class that Python classes may still subclass (not
+# final, so that a subclass's methods are the ones called).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Nyuri(GameText[NyuriAction, NyuriObservation]):
     """The Nyuri rules under fixed options; build with ``cardcore.load_game("nyuri")``.
 
@@ -575,15 +578,20 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
             end_reason=o.end_reason,
         )
 
-    # ---- text ------------------------------------------------------------------------
 
-    text_form = TextForm(
+# Nyuri.text_form: Actions read as ``lay 7♥``, ``lay 5d guard 9d``, ``steal 4s+4d``, ``decline``,
+# ``take back`` or ``swap``, cards as ``10♥``, ``10h`` or ``Th``; observations from
+# their JSON (2-4 players); the table as text by ``render.py``.
+# Set on the class once it is built: under mypyc, an attribute written in the class
+# body would be stored on every game object (and pickled with it).
+setattr(  # noqa: B010 - mypy allows no class attribute here, mypyc needs one
+    Nyuri,
+    "text_form",
+    TextForm(
         parse=parse_nyuri_action,
         observation=NyuriObservation,
         codec=_CODEC,
         num_players=(2, 3, 4),
         render="cardcore_nyuri.render:render_observation",  # by reference: render.py sits above the rules
-    )
-    """Actions read as ``lay 7♥``, ``lay 5d guard 9d``, ``steal 4s+4d``, ``decline``,
-    ``take back`` or ``swap``, cards as ``10♥``, ``10h`` or ``Th``; observations from
-    their JSON (2-4 players); the table as text by ``render.py``."""
+    ),
+)
