@@ -31,7 +31,7 @@ HANG = 120.0  # a hang is a failure, never a measure of speed
 def _views(ws: Any, pred: Any) -> dict[str, Any]:
     """The next view ``pred`` accepts."""
     while True:
-        msg = json.loads(ws.recv())
+        msg: dict[str, Any] = json.loads(ws.recv())
         if msg["type"] == "view" and pred(msg):
             return msg
 
