@@ -371,9 +371,9 @@ class Sandbox:
             top = module.split(".")[0]
             spec = importlib.util.find_spec(top)
             places = list(spec.submodule_search_locations or ()) if spec is not None else []
-            if spec is not None and spec.origin and not places:
-                places = [spec.origin]
-            found += [_real(p) for p in places if _inside(_real(p), folder)]
+            if spec is not None and spec.has_location and spec.origin and not places:
+                places = [spec.origin]  # a module from a file (not frozen, not built in)
+            found += [_real(p) for p in places if os.path.exists(p) and _inside(_real(p), folder)]
         return found
 
     def _still_visible(self, binds: Sequence[str]) -> list[str]:

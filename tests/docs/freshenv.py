@@ -74,14 +74,18 @@ def source_digest(folder: Path) -> str:
 def third_party_requirements() -> list[str]:
     """What the fresh venvs may need from outside the repository.
 
-    Every dependency of every distribution and of each of its extras (but ``dev``, the
-    development set), with :data:`TOOLS`; the repository's own distributions left out.
+    Every build requirement and dependency of every distribution and of each of its
+    extras (but ``dev``, the development set), with :data:`TOOLS`; the repository's own distributions left out.
     """
     ours = {name for d in project_dirs() if (name := dist_name(d)) is not None}
     found: set[str] = set(TOOLS)
     for d in project_dirs():
-        project = tomllib.loads((d / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-        reqs = list(project.get("dependencies", []))
+        data = tomllib.loads((d / "pyproject.toml").read_text(encoding="utf-8"))
+        project = data["project"]
+        # A docs example may build a wheel: its build requirements (mypyc's too) come
+        # from the wheelhouse as well.
+        reqs = list(data.get("build-system", {}).get("requires", []))
+        reqs += project.get("dependencies", [])
         for extra, items in project.get("optional-dependencies", {}).items():
             if extra != "dev":
                 reqs += items
