@@ -20,6 +20,8 @@ import pytest
 import websocket
 
 from cardcore._isolation import IsolatedBot
+from tests.arena.attack_bots import _marked
+from tests.arena.attack_bots import _running as _alive
 
 from .conftest import Serve
 
@@ -34,14 +36,6 @@ def _views(ws: Any, pred: Any) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(ws.recv())
         if msg["type"] == "view" and pred(msg):
             return msg
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def _play_out(ws: Any) -> dict[str, Any]:
@@ -111,16 +105,3 @@ def test_what_a_bot_detaches_ends_with_the_server(tmp_path: Path) -> None:
                 proc.wait()
     assert proc.returncode == 0
     assert not _marked(marker)
-
-
-def _marked(marker: str) -> list[str]:
-    """The running processes with ``marker`` on their command line."""
-    found = []
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if marker.encode() in cmd and _alive(int(pid)):
-            found.append(pid)
-    return found
