@@ -484,10 +484,11 @@ def test_hot_seat_shows_the_seed_only_when_the_match_is_over(
     assert f"  {line}\n" in after
 
 
-def test_one_person_is_shown_the_drawn_seed_at_the_start(
+def test_one_person_sees_a_drawn_seed_only_when_the_match_is_left(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """Alone against bots, a person sees the drawn seed first and saves are named by it."""
+    """Alone against bots, a drawn seed (which deals every hidden card) is shown only once
+    the person leaves the match, and saves are not named by it."""
     import secrets
 
     monkeypatch.setattr(secrets, "randbelow", lambda _n: 1234567)
@@ -496,10 +497,27 @@ def test_one_person_is_shown_the_drawn_seed_at_the_start(
     code, out, _ = run(monkeypatch, capsys, argv, ["save", "quit"])
     assert code == 0
     assert out.startswith(
-        "highcard: 2 players, preset default, seed 1234567\n"
-        "  (a seed drawn at random: --seed 1234567 deals this match again)\n"
+        "highcard: 2 players, preset default, the seed is shown when the match is over\n"
     )
-    assert "to highcard-seed1234567.cardcore.json" in out
+    before, left, after = out.partition("match left unfinished after 0 decisions.")
+    assert left
+    assert "1234567" not in before
+    assert "to highcard-table.cardcore.json" in before
+    assert MatchRecord.load(tmp_path / "highcard-table.cardcore.json").seed == 1234567
+    assert "  (a seed drawn at random: --seed 1234567 deals this match again)\n" in after
+
+
+def test_one_person_who_chose_the_seed_is_shown_it_at_the_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A seed given with --seed is the person's own: the header names it and saves use it."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["play", "highcard", "--human", "0", "--bots", "random", "--seed", "77"]
+    code, out, _ = run(monkeypatch, capsys, argv, ["save", "quit"])
+    assert code == 0
+    assert out.startswith("highcard: 2 players, preset default, seed 77\n")
+    assert "to highcard-seed77.cardcore.json" in out
+    assert "deals this match again" not in out
 
 
 def test_bots_fill_the_other_seats_in_order_with_their_options(

@@ -280,19 +280,24 @@ def _leave(pty: Pty) -> int:
 
 
 def test_without_a_seed_each_match_is_a_new_deal_with_its_seed_shown(tmp_path: Path) -> None:
-    """No --seed: a seed is drawn and printed, and --seed with it deals that match again."""
+    """No --seed: a seed is drawn, shown only when the person leaves (it deals every hidden
+    card), and --seed with it deals that match again."""
     args = ["play", "nyuri", "--human", "0", "--bots", "random", "--no-auto-forced"]
     seeds: list[int] = []
     tables: list[str] = []
     for _ in range(2):
         pty = Pty(args, tmp_path)
-        m = pty.wait(
-            r"seed (\d+)\n  \(a seed drawn at random: --seed (\d+) deals this match again\)"
-        )
-        assert m.group(1) == m.group(2)
-        seeds.append(int(m.group(1)))
+        pty.wait(r"the seed is shown when the match is over\n")
         tables.append(_first_table(pty))
+        assert "drawn at random" not in pty.text
         assert _leave(pty) == 0
+        m = re.search(
+            r"match left unfinished after 0 decisions\.\n"
+            r"  \(a seed drawn at random: --seed (\d+) deals this match again\)",
+            pty.text,
+        )
+        assert m is not None, pty.text
+        seeds.append(int(m.group(1)))
     assert seeds[0] != seeds[1], "two matches without --seed were dealt the same seed"
 
     pty = Pty([*args, "--seed", str(seeds[0])], tmp_path)

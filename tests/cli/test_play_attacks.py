@@ -187,3 +187,21 @@ def test_a_secret_deal_is_not_said_to_come_again_from_its_seed(tmp_path: Path) -
     assert "Game over" in done.stdout
     assert "deals this match again" not in done.stdout
     assert "--seed does not deal it again" in done.stderr
+
+
+def test_a_person_against_an_untrusted_bot_never_sees_the_seed_of_the_deal(
+    tmp_path: Path,
+) -> None:
+    """Alone against an untrusted bot, the header says the deal comes from a secret and the
+    seed that dealt it (in the record) is never printed: it would show the bot's cards."""
+    record = tmp_path / "match.json"
+    done = _play(
+        tmp_path, "highcard", "--human", "0", "--bots", f"{BOTS}:SeedThief", "--seed", "5",
+        "--no-sandbox", "--record", str(record), stdin="1\n" * 40,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout
+    assert "highcard: 2 players, preset default, dealt from a secret" in done.stdout
+    seed = MatchRecord.load(record).seed
+    assert seed != 5
+    assert str(seed) not in done.stdout + done.stderr

@@ -140,13 +140,16 @@ class _Session:
                 return self._finish(forfeit)
 
     @property
-    def _hot_seat(self) -> bool:
-        """Whether several people share the screen (hot seat).
+    def _seed_hidden(self) -> bool:
+        """Whether the seed waits until the match is over or left.
 
-        The seed deals every hidden card, so it is then shown only once the match is over,
-        and saves are not named by it (as at the web table).
+        The seed deals every hidden card. A person is shown it while playing only when
+        they chose it with ``--seed`` alone at the screen; a seed drawn at random, one
+        derived from a secret (an untrusted bot sits), or several people at one screen
+        keep it until the end, and saves are then not named by it (as at the web table).
         """
-        return len(self.humans) > 1
+        secret = bool(getattr(self.make_bots, "secret_deal", False))
+        return len(self.humans) > 1 or self.drawn_seed or secret
 
     def _label(self, seat: int) -> str:
         if seat == self.viewer:
@@ -176,14 +179,14 @@ class _Session:
     def save_path(self) -> str:
         """Where ``save`` without a file name writes: the match's file, else a new name.
 
-        A new name is ``GAME-seedSEED.cardcore.json`` (``GAME-table.cardcore.json`` when
-        several people share the screen: the seed deals every hidden card), with ``-2``,
+        A new name is ``GAME-seedSEED.cardcore.json`` (``GAME-table.cardcore.json`` while
+        the seed is hidden: it deals every hidden card), with ``-2``,
         ``-3``, ... before ``.cardcore.json`` when that file is there already: a save
         never lands on another match's file.
         """
         if self._save_path is not None:
             return self._save_path
-        stem = f"{self.game.name}-{'table' if self._hot_seat else f'seed{self.base.seed}'}"
+        stem = f"{self.game.name}-{'table' if self._seed_hidden else f'seed{self.base.seed}'}"
         k = 1
         while True:
             path = f"{stem}{'' if k == 1 else f'-{k}'}.cardcore.json"
@@ -222,6 +225,8 @@ class _Session:
         if ask and self._unsaved() and not turns.leave_or_stay(self):
             return "again"
         self.term.say(f"match left unfinished after {len(self.actions)} decisions.")
+        if self._seed_hidden:
+            screen.seed_line(self)
         return "quit"
 
     def _finish(self, outcome: Outcome) -> int:

@@ -115,32 +115,38 @@ def show_end(session: _Session, outcome: Outcome) -> None:
     session.term.say(
         cli._describe_outcome(outcome, session.names, len(session.actions)), style="bold"
     )
-    if session._hot_seat:
+    if session._seed_hidden:
         seed_line(session)
     if session.final_path:
         session.term.say(f"record saved to {session.final_path}")
 
 
 def seed_line(session: _Session) -> None:
-    """How to deal this match again, when the seed was drawn or the match is over."""
+    """How to deal this match again: at the start, or at the end when the seed was hidden.
+
+    A deal seeded from a secret (an untrusted bot sits) is not dealt again by ``--seed``:
+    its record is.
+    """
     rec = session.base
     if session.drawn_seed:
         session.term.say(f"  (a seed drawn at random: --seed {rec.seed} deals this match again)")
-    elif session._hot_seat and not getattr(session.make_bots, "secret_deal", False):
+    elif session._seed_hidden and not getattr(session.make_bots, "secret_deal", False):
         session.term.say(f"  (seed {rec.seed}: --seed {rec.seed} deals this match again)")
 
 
 def show_header(session: _Session) -> None:
     """The match's game, players and seats, and how to choose an action.
 
-    With several people at one screen the seed waits for the end: it deals every hidden card.
+    The seed deals every hidden card: unless the person chose it (``--seed``, alone at the
+    screen), it waits for the end of the match.
     """
     rec = session.base
-    hot = session._hot_seat
-    seed = "the seed is shown when the match is over" if hot else f"seed {rec.seed}"
+    seed = f"seed {rec.seed}"
+    if getattr(session.make_bots, "secret_deal", False):
+        seed = "dealt from a secret (its record deals it again)"
+    elif session._seed_hidden:
+        seed = "the seed is shown when the match is over"
     session.term.say(f"{rec.game}: {session.n} players, preset {rec.preset}, {seed}", style="bold")
-    if not hot:
-        seed_line(session)
     for seat, name in enumerate(session.names):
         session.term.say(f"  seat {seat}: {name}")
     if session.actions:
