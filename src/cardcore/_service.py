@@ -636,23 +636,12 @@ class MatchService:
             return {"ok": True, **self._view(m, s)}
 
     def result(self, match_id: str) -> dict[str, Any]:
-        """Whether the match is over; once it is, the outcome and the whole match record.
-
-        The record carries the transcripts of the agent's own seats only (see :meth:`record`).
-        """
+        """Whether the match is over; then the outcome and the record (the agent's transcripts)."""
         with self._lock:
             return self._matches.touch(match_id).result()
 
     def record(self, match_id: str) -> MatchRecord:
-        """The whole record of a match so far, with what every bot logged of its decisions.
-
-        For whoever runs the service (no MCP tool gives it): :meth:`result` gives the agent
-        the record with its own seats' transcripts only (an ``llm`` bot's prompts show its
-        hand).
-
-        Raises:
-            ServiceError: unknown match.
-        """
+        """A match's record so far with every seat's transcript, for the operator (no tool)."""
         with self._lock:
             return self._matches.touch(match_id).full_record()
 

@@ -60,6 +60,7 @@ def test_saves_and_the_finished_record_keep_the_llm_seats_transcript_and_no_page
     def view(pred: Any) -> dict[str, Any]:
         while True:
             raw = ws.recv()
+            assert isinstance(raw, str), "the table sends text"
             heard.append(raw)
             msg: dict[str, Any] = json.loads(raw)
             if msg["type"] == "view" and pred(msg):

@@ -176,14 +176,6 @@ class _Session:
         record = attrs.evolve(self.base, actions=tuple(self.actions), outcome=outcome)
         return self.transcripts.record(self.game, record)
 
-    def new_bots(self, at: int) -> None:
-        """Fresh bots from decision ``at`` on; what the old ones logged before it is kept.
-
-        Call it before decisions from ``at`` on are taken back.
-        """
-        self.transcripts.restart(self.game, self._record(None), at)
-        self.bots = self.make_bots(self.game, self.names, self.base.seed)
-
     @property
     def save_path(self) -> str:
         """Where ``save`` without a file name writes: the match's file, else a new name.

@@ -27,6 +27,7 @@ __all__ = [
     "interrupted",
     "leave_or_stay",
     "may_write",
+    "new_bots",
     "undo",
 ]
 
@@ -227,13 +228,22 @@ def undo(session: _Session, seat: int) -> bool:
         return False
     dropped = len(session.actions) - i
     # Fresh bots: a bot must not remember moves that were taken back.
-    session.new_bots(i)
+    new_bots(session, i)
     del session.states[i + 1 :]
     del session.movers[i:]
     del session.actions[i:]
     session.seen.clear()
     session.term.say(f"undone: {dropped} decision(s) taken back.")
     return True
+
+
+def new_bots(session: _Session, at: int) -> None:
+    """Fresh bots from decision ``at`` on; what the old ones logged before it is kept.
+
+    Call it before decisions from ``at`` on are taken back.
+    """
+    session.transcripts.restart(session.game, session._record(None), at)
+    session.bots = session.make_bots(session.game, session.names, session.base.seed)
 
 
 def leave_or_stay(session: _Session) -> bool:
@@ -294,7 +304,7 @@ def interrupted(session: _Session) -> bool:
     if session._unsaved() and not leave_or_stay(session):
         # A bot may have been stopped in the middle of its thinking: fresh bots, and
         # the whole table again.
-        session.new_bots(len(session.actions))
+        new_bots(session, len(session.actions))
         session.seen.clear()
         session.last_human = None
         return False

@@ -93,7 +93,6 @@ class WebTable:
         self.outcome: Outcome | None = None
         self.bots = self._make_bots(self.game, self.entries, self.base.seed)
         self.transcripts = TranscriptKeeper(record)
-        """What the bots logged of their decisions, for the record (never for a page)."""
         self.logs: dict[int, list[dict[str, Any]]] = {s: [] for s in self.humans}
         for step in replay(record, self.game):
             self._push(step.seat, step.action, step.after, forced=False)
@@ -157,7 +156,7 @@ class WebTable:
         self.epoch += 1
 
     def record(self) -> MatchRecord:
-        """The deal so far, with what its bots logged (every seat's: for files, not pages)."""
+        """The deal so far, with every seat's transcript: for files, never for a page."""
         record = attrs.evolve(self.base, actions=tuple(self.actions), outcome=self.outcome)
         return self.transcripts.record(self.game, record)
 
