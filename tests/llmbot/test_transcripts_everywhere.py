@@ -144,7 +144,7 @@ def test_a_dead_or_silent_bot_process_gives_an_error_entry(bot: str, why: str) -
     """The record is made whatever the bot's process does: one entry says what went wrong."""
     game = load_game("highcard")
     with isolated_bot(f"{LOGS}:{bot}", game) as mine:
-        record = play_match(game, [mine, load_bot("random", game)], seed=2, time_limit=0.5)
+        record = play_match(game, [mine, load_bot("random", game)], seed=2, time_limit=1.0)
         assert not mine.process.alive or bot == "Exiting"
     assert record.outcome is not None
     assert (record.outcome.forfeit == 0) == (bot == "Stuck"), record.outcome
