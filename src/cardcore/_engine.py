@@ -9,11 +9,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
-import json
 import operator
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Protocol, final
 
 import attrs
@@ -27,7 +26,7 @@ from cardcore._codec import TEXTS as _TEXTS
 from cardcore._codec import action_text as _text
 from cardcore._game import Game, Outcome
 from cardcore._host import default_host
-from cardcore._isolation import TIME_MARGIN, IsolatedBot
+from cardcore._isolation import TIME_MARGIN, IsolatedBot, transcript_json
 from cardcore._isolation import Refused as _Refusal
 from cardcore._match_record import (
     RECORD_FORMAT,
@@ -86,23 +85,17 @@ def _bot_name(bot: object) -> str:
     return name if type(name) is str else type_name(type(bot))
 
 
-def _transcript_of(bot: object) -> list[dict[str, Any]]:
-    """A JSON copy of what the bot's ``match_transcript()`` returns (``[]``: no method).
+def transcript_of(bot: object, limit: float | None = None) -> list[dict[str, Any]]:
+    """A JSON copy of what the bot logged of this match (``[]``: it has no ``match_transcript``).
 
-    Whatever goes wrong (it raises, gives no list of JSON objects) becomes one entry
+    A bot in its own process (:class:`IsolatedBot`) is asked there, within ``limit``
+    seconds (``None``: a minute). Whatever goes wrong (the method raises, gives no list of
+    JSON objects, the process is gone or silent) becomes one ``{"error": ...}`` entry
     saying so: a log never changes the result.
     """
-    try:
-        get = getattr(bot, "match_transcript", None)
-        if get is None:
-            return []
-        data = json.loads(json.dumps(list(get()), ensure_ascii=False, allow_nan=False))
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - a bot's log must not stop the match
-        kind, text = _exc(e)
-        return [{"error": f"match_transcript raised {kind}: {text}"}]
-    if not all(type(e) is dict for e in data):
-        return [{"error": "match_transcript gave something other than a list of JSON objects"}]
-    return data  # type: ignore[no-any-return]
+    if type(bot) is IsolatedBot:
+        return bot.transcript(limit)
+    return transcript_json(bot)
 
 
 # ---- accepting what a bot returns ------------------------------------------------------
@@ -328,7 +321,8 @@ def play_match(
     A bot with a ``match_transcript()`` method (the ``llm`` bot has one) is asked for it
     when the match ends, before ``end_match``: a list of JSON objects, one per decision
     of this match, kept for its seat in :attr:`MatchRecord.transcripts`. Bots in their
-    own processes (:func:`cardcore.isolated_bot`) are not asked.
+    own processes (:func:`cardcore.isolated_bot`) are asked there (a process that has
+    ended or does not answer gives an entry saying so).
 
     With ``time_limit``, a decision that has not returned after ``time_limit`` plus
     :data:`TIME_MARGIN` seconds forfeits at once: in-process bots are left behind in a
@@ -415,25 +409,42 @@ def _check_match(game: Game[Any, Any, Any], n: int, time_limit: float | None) ->
         raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
 
 
-def _with_transcripts(
-    game: Game[Any, Any, Any], bots: Sequence[Any], first: int, record: MatchRecord
+def with_transcripts(
+    game: Game[Any, Any, Any],
+    bots: Sequence[Any],
+    first: int,
+    record: MatchRecord,
+    limit: float | None = None,
 ) -> MatchRecord:
-    """The record with what each in-process bot's ``match_transcript()`` gives.
+    """The record with what each bot logged (:func:`transcript_of`, within ``limit`` seconds).
+
+    See :func:`tag_transcripts` for ``first`` and the entries' ``index``.
+    """
+    return tag_transcripts(game, record, [transcript_of(b, limit) for b in bots], first)
+
+
+def tag_transcripts(
+    game: Game[Any, Any, Any],
+    record: MatchRecord,
+    logs: Sequence[Sequence[Mapping[str, Any]]],
+    first: int,
+) -> MatchRecord:
+    """The record with ``logs`` (one list of entries per seat) added to its transcripts.
 
     Each entry is tagged with ``index``: the index in the actions of the seat's decision
     it belongs to, counted in the order the seat decided from action ``first`` on (where
-    the match was resumed); a last entry past the seat's decisions belongs to the
-    decision it forfeited, index ``len(actions)``.
+    the bots began: a resumed match, an undo); a last entry past the seat's decisions
+    belongs to the decision it forfeited, index ``len(actions)``. The record's own
+    transcripts (of the bots before ``first``) stay in front.
     """
-    logs = [[] if type(b) is IsolatedBot else _transcript_of(b) for b in bots]
     if not any(logs):
         return record
-    mine: list[list[int]] = [[] for _ in bots]
+    mine: list[list[int]] = [[] for _ in logs]
     for step in _steps(record, game, initial_state_of(record, game)):
         if step.index >= first:
             mine[step.seat].append(step.index)
     end = len(record.actions)
-    old = record.transcripts or ((),) * len(bots)
+    old = record.transcripts or ((),) * len(logs)
     return attrs.evolve(
         record,
         transcripts=tuple(
@@ -508,9 +519,9 @@ class _Match:
         bot that hangs there delays only its own cleanup (a watcher returns the result).
         """
         done = attrs.evolve(self.record, actions=tuple(self.actions), outcome=outcome)
-        done = _with_transcripts(self.game, self.bots, len(self.resumed), done)
-        self.result = done
         limit = hook_limit(self.time_limit) if self.time_limit is not None else None
+        done = with_transcripts(self.game, self.bots, len(self.resumed), done, limit)
+        self.result = done
         _end_hooks(self.bots, outcome, limit, self.stopped)
         return done
 

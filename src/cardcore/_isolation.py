@@ -10,7 +10,8 @@ there with ``game.observation_from_json``. The state never exists in the child.
 
 The child answers with the index of the legal action its bot chose (or the action's
 text); the parent reads only bounded JSON bytes from it (never pickles), and a child
-that does not answer in time is killed.
+that does not answer in time is killed. At a match's end the parent may ask for what the
+bot logged of its decisions (its ``match_transcript()``, see :func:`transcript_json`).
 """
 
 from __future__ import annotations
@@ -39,10 +40,13 @@ from cardcore._sandbox import (
     reap_children,
 )
 
-__all__ = ["BotProcess", "IsolatedBot", "isolated_bot"]
+__all__ = ["BotProcess", "IsolatedBot", "isolated_bot", "transcript_json"]
 
 MAX_REPLY: Final = 1 << 20
 """The largest answer (bytes of JSON) read from a bot's process."""
+
+MAX_TRANSCRIPT: Final = 32 << 20
+"""The largest transcript (bytes of JSON) read from a bot's process at a match's end."""
 
 START_SECONDS: Final = 60.0
 """How long a bot's process may take to start and build its bot when no limit is set."""
@@ -144,8 +148,12 @@ class BotProcess:
             return 0
         return len(end_strays(self._proc.pid, self._keep))
 
-    def call(self, message: Mapping[str, Any], timeout: float | None) -> dict[str, Any] | Refused:
+    def call(
+        self, message: Mapping[str, Any], timeout: float | None, size: int = MAX_REPLY
+    ) -> dict[str, Any] | Refused:
         """Send one request and wait up to ``timeout`` seconds for its answer.
+
+        ``size`` is the most bytes of JSON the answer may have.
 
         Returns:
             The answer (a JSON object), or why there is none (the process is then stopped).
@@ -164,7 +172,7 @@ class BotProcess:
                 else "did not answer; its process was stopped"
             )
         try:
-            data = self._conn.recv_bytes(MAX_REPLY)
+            data = self._conn.recv_bytes(size)
         except EOFError:
             self.stop()
             return Refused(f"ended its process (exit code {self.exitcode})")
@@ -245,6 +253,8 @@ class IsolatedBot:
             "seed": seed,
             "prefer": None if prefer is None else dict(sorted(prefer.items())),
         }
+        self._logs = False
+        """Whether the bot has a ``match_transcript`` method (its process says, once built)."""
         self._own = process is None
         self.process = process if process is not None else BotProcess(sandbox=sandbox)
         if self._own:
@@ -274,6 +284,7 @@ class IsolatedBot:
         named = reply.get("name")
         if type(named) is str:
             self.own_name = named
+        self._logs = reply.get("logs") is True
         self.process.owner = self
         return None
 
@@ -344,6 +355,30 @@ class IsolatedBot:
             )
         self.process.end_match()  # a seat's processes end with its match
 
+    def transcript(self, timeout: float | None) -> list[dict[str, Any]]:
+        """What the bot logged of this match: its ``match_transcript()``, asked for in its process.
+
+        ``[]`` for a bot without the method. A bot whose method raises or gives no list of
+        JSON objects gives one ``{"error": ...}`` entry saying so (as in-process, see
+        :func:`transcript_json`); so does a process that has ended or does not answer
+        within ``timeout`` seconds (it is then stopped). Never raises.
+        """
+        if not self._logs:
+            return []
+        if not (self.process.alive and self.process.owner is self):
+            code = self.process.exitcode
+            return [{"error": f"match_transcript: its process has ended (exit code {code})"}]
+        reply = self.process.call(
+            {"op": "transcript"}, START_SECONDS if timeout is None else timeout, MAX_TRANSCRIPT
+        )
+        if type(reply) is Refused:
+            return [{"error": f"match_transcript: {reply}"}]
+        assert isinstance(reply, dict)
+        entries = reply.get("transcript")
+        if type(entries) is not list or not all(type(e) is dict for e in entries):
+            return [{"error": _NOT_JSON}]
+        return entries
+
     # ---- the bot protocol, for code that calls bots directly ---------------------------
 
     def start_match(self, game: Any, seat: int, num_players: int) -> None:
@@ -363,6 +398,10 @@ class IsolatedBot:
     def end_match(self, outcome: Any) -> None:
         """End a match."""
         self.end(outcome, None)
+
+    def match_transcript(self) -> list[dict[str, Any]]:
+        """What the bot logged of this match (see :meth:`transcript`)."""
+        return self.transcript(None)
 
 
 def isolated_bot(
@@ -411,6 +450,37 @@ def _launch(start: Callable[[], Any]) -> Any:
 
 def _text(value: object) -> str:
     return value[:500] if type(value) is str else "an unreadable error"
+
+
+_NOT_JSON: Final = "match_transcript gave something other than a list of JSON objects"
+
+
+def transcript_json(bot: object) -> list[dict[str, Any]]:
+    """A JSON copy of what the bot's ``match_transcript()`` returns (``[]``: no method).
+
+    Whatever goes wrong (it raises, gives no list of JSON objects) becomes one entry
+    saying so: a log never changes the result. Used in-process by the engine and, for a
+    bot in its own process, there.
+    """
+    try:
+        get = getattr(bot, "match_transcript", None)
+        if get is None:
+            return []
+        data = json.loads(json.dumps(list(get()), ensure_ascii=False, allow_nan=False))
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - a bot's log must not stop the match
+        kind, text = exception_text(e)
+        return [{"error": f"match_transcript raised {kind}: {text}"}]
+    if not all(type(e) is dict for e in data):
+        return [{"error": _NOT_JSON}]
+    return data  # type: ignore[no-any-return]
+
+
+def _logs(bot: object) -> bool:
+    """Whether a bot has a ``match_transcript`` method (a property that raises: no)."""
+    try:
+        return callable(getattr(bot, "match_transcript", None))
+    except (Exception, SystemExit):  # noqa: BLE001 - the bot's own business
+        return False
 
 
 # ---- the child --------------------------------------------------------------------------
@@ -470,7 +540,7 @@ class _Duplex:
 
 
 def child_main(conn: Any, parent: int) -> None:
-    """The loop of a bot's process: build, start, act, end, until told to quit."""
+    """The loop of a bot's process: build, start, act, transcript, end, until told to quit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     threading.Thread(target=_orphan_guard, args=(parent,), daemon=True).start()
     games: dict[str, Any] = {}
@@ -501,6 +571,7 @@ def child_main(conn: Any, parent: int) -> None:
                 named = getattr(bot, "name", None)
                 if type(named) is str:  # how it calls itself, for the record (bounded)
                     reply["name"] = named[:100]
+                reply["logs"] = _logs(bot)
             elif op == "start":
                 hook = getattr(bot, "start_match", None)
                 if hook is not None:
@@ -519,6 +590,8 @@ def child_main(conn: Any, parent: int) -> None:
                     else:
                         made = type(action)
                         reply = {"text": str(action), "type": f"{made.__module__}.{made.__name__}"}
+            elif op == "transcript":
+                reply = {"transcript": transcript_json(bot)}
             elif op == "end":
                 hook = getattr(bot, "end_match", None)
                 if hook is not None:

@@ -38,6 +38,7 @@ from cardcore._host import PluginError, PluginHost, default_host
 from cardcore._isolation import Refused
 from cardcore._match_record import MatchRecord
 from cardcore._options import OptionError, option_infos, options_to_json
+from cardcore._transcript_keeper import TranscriptKeeper
 
 __all__ = ["MatchService", "ServiceError"]
 
@@ -67,6 +68,7 @@ class _Match:
     bots: dict[int, Any]
     actions: list[str]
     touched: float
+    transcripts: TranscriptKeeper
     outcome: Outcome | None = None
 
     def seat_of(self, seat: int | None) -> int:
@@ -166,7 +168,10 @@ class _Match:
                 return
             obs = self.game.observe(self.state, to_move)
             legal = obs.legal_actions
-            action, why = _bot_act(self.bots[to_move], obs, bot_seconds)
+            bot = self.bots[to_move]
+            action, why, done = _bot_act(bot, obs, bot_seconds)
+            if done:  # not a bot left thinking past its limit
+                self.transcripts.note(to_move, bot)
             if why is None:
                 chosen = accept(self.game, legal, action)
                 if isinstance(chosen, Refused):
@@ -211,12 +216,22 @@ class _Match:
             "match": self.id,
             "over": True,
             "outcome": self.outcome.to_json(),
-            "record": self.full_record().to_json(),
+            "record": _own_transcripts(self.full_record(), self.agent_seats).to_json(),
         }
 
     def full_record(self) -> MatchRecord:
-        """The record so far: the actions played, and the outcome once there is one."""
-        return attrs.evolve(self.record, actions=tuple(self.actions), outcome=self.outcome)
+        """The record so far: actions, the outcome once there is one, every bot's transcript.
+
+        The agent is shown only its own seats' transcripts (see :func:`_own_transcripts`).
+        """
+        record = attrs.evolve(self.record, actions=tuple(self.actions), outcome=self.outcome)
+        return self.transcripts.record(self.game, record)
+
+
+def _own_transcripts(record: MatchRecord, seats: Sequence[int]) -> MatchRecord:
+    """The record without the transcripts of the seats that are not ``seats``."""
+    own = tuple(t if s in seats else () for s, t in enumerate(record.transcripts))
+    return attrs.evolve(record, transcripts=own if any(own) else ())
 
 
 class _Running(dict[str, _Match]):
@@ -423,8 +438,10 @@ def _first_record(
     )
 
 
-def _bot_act(bot: Any, observation: Any, limit: float) -> tuple[Any, str | None]:
+def _bot_act(bot: Any, observation: Any, limit: float) -> tuple[Any, str | None, bool]:
     """Ask a bot for its action in a thread of its own; ``(action, None)`` or ``(None, why)``.
+
+    The third value says whether the bot is done (not still thinking).
 
     A bot still thinking when the limit runs out is left behind (Python cannot stop a
     thread) and its answer is never read.
@@ -442,13 +459,13 @@ def _bot_act(bot: Any, observation: Any, limit: float) -> tuple[Any, str | None]
     worker.start()
     worker.join(limit)
     if worker.is_alive():
-        return None, f"took more than {limit:g} s"
+        return None, f"took more than {limit:g} s", False
     if "error" in box:
-        return None, str(box["error"])
+        return None, str(box["error"]), True
     took = time.monotonic() - start
     if took > limit:
-        return None, f"took {took:.2f} s (limit {limit:g} s)"
-    return box.get("action"), None
+        return None, f"took {took:.2f} s (limit {limit:g} s)", True
+    return box.get("action"), None, True
 
 
 @final
@@ -561,15 +578,17 @@ class MatchService:
             table, names = _seat_bots(self._host, rules, bots, others, n, seed)
             cards, state = _deal(rules, n, seed, deck)
             spec = self._host.game_spec(game)
+            first = _first_record(game, spec, rules, n, seed, preset, cards, names)
             match = _Match(
                 id=f"m{next(self._ids)}",
                 game=rules,
                 state=state,
-                record=_first_record(game, spec, rules, n, seed, preset, cards, names),
+                record=first,
                 agent_seats=mine,
                 bots=table,
                 actions=[],
                 touched=self._matches.clock(),
+                transcripts=TranscriptKeeper(first),
             )
             match.start_bots()
             self._matches[match.id] = match
@@ -617,9 +636,14 @@ class MatchService:
             return {"ok": True, **self._view(m, s)}
 
     def result(self, match_id: str) -> dict[str, Any]:
-        """Whether the match is over; once it is, the outcome and the whole match record."""
+        """Whether the match is over; then the outcome and the record (the agent's transcripts)."""
         with self._lock:
             return self._matches.touch(match_id).result()
+
+    def record(self, match_id: str) -> MatchRecord:
+        """A match's record so far with every seat's transcript, for the operator (no tool)."""
+        with self._lock:
+            return self._matches.touch(match_id).full_record()
 
     def close(self, match_id: str) -> dict[str, Any]:
         """Drop a match (finished or not)."""

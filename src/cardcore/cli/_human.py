@@ -27,6 +27,7 @@ from cardcore._host import PluginError
 from cardcore._match_record import MatchRecord, RecordError, initial_state_of, replay
 from cardcore._options import OptionError, options_to_json
 from cardcore._table import SPECTATOR
+from cardcore._transcript_keeper import TranscriptKeeper
 from cardcore.cli import _common as cli
 from cardcore.cli import _human_screen as screen
 from cardcore.cli import _human_turns as turns
@@ -103,6 +104,8 @@ class _Session:
         self.saved_at: int | None = len(self.actions) if saved else None
         """How many decisions the last save held (``None``: never saved)."""
         self.bots = self.make_bots(game, self.names, record.seed)
+        self.transcripts = TranscriptKeeper(record, time_limit)
+        """What the bots logged of their decisions (an ``llm`` bot's prompts), for the record."""
         self.seen: dict[int, str] = {}
         self.last_human: int | None = None
 
@@ -173,7 +176,8 @@ class _Session:
     # ---- records -------------------------------------------------------------------
 
     def _record(self, outcome: Outcome | None) -> MatchRecord:
-        return attrs.evolve(self.base, actions=tuple(self.actions), outcome=outcome)
+        record = attrs.evolve(self.base, actions=tuple(self.actions), outcome=outcome)
+        return self.transcripts.record(self.game, record)
 
     @property
     def save_path(self) -> str:

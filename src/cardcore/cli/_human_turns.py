@@ -27,6 +27,7 @@ __all__ = [
     "interrupted",
     "leave_or_stay",
     "may_write",
+    "new_bots",
     "undo",
 ]
 
@@ -72,16 +73,18 @@ def bot_turn(session: _Session, seat: int) -> Outcome | None:
     try:
         if type(bot) is IsolatedBot:  # stopped if it overruns, its refusal told as is
             action = bot.decide(obs, obs.legal_actions, session.time_limit)
-            if type(action) is Refused:
-                return Outcome.forfeited(session.n, seat, f"seat {seat} {action}", teams)
         else:
             action = bot.act(obs)
     except Exception as e:  # noqa: BLE001 - a crashing bot forfeits, as in play_match
+        session.transcripts.note(seat, bot)
         return Outcome.forfeited(
             session.n, seat, f"seat {seat} raised {type(e).__name__}: {e}", teams
         )
     finally:
         session.term.status(None)
+    session.transcripts.note(seat, bot)  # not after Ctrl-C: the bot may be mid-answer
+    if type(action) is Refused:
+        return Outcome.forfeited(session.n, seat, f"seat {seat} {action}", teams)
     took = time.perf_counter() - t0
     if session.time_limit is not None and took > session.time_limit:
         return Outcome.forfeited(
@@ -224,14 +227,23 @@ def undo(session: _Session, seat: int) -> bool:
         session.term.error(f"cannot undo: seat {who} (human) decided since your last decision.")
         return False
     dropped = len(session.actions) - i
+    # Fresh bots: a bot must not remember moves that were taken back.
+    new_bots(session, i)
     del session.states[i + 1 :]
     del session.movers[i:]
     del session.actions[i:]
-    # Fresh bots: a bot must not remember moves that were taken back.
-    session.bots = session.make_bots(session.game, session.names, session.base.seed)
     session.seen.clear()
     session.term.say(f"undone: {dropped} decision(s) taken back.")
     return True
+
+
+def new_bots(session: _Session, at: int) -> None:
+    """Fresh bots from decision ``at`` on; what the old ones logged before it is kept.
+
+    Call it before decisions from ``at`` on are taken back.
+    """
+    session.transcripts.restart(session.game, session._record(None), at)
+    session.bots = session.make_bots(session.game, session.names, session.base.seed)
 
 
 def leave_or_stay(session: _Session) -> bool:
@@ -292,7 +304,7 @@ def interrupted(session: _Session) -> bool:
     if session._unsaved() and not leave_or_stay(session):
         # A bot may have been stopped in the middle of its thinking: fresh bots, and
         # the whole table again.
-        session.bots = session.make_bots(session.game, session.names, session.base.seed)
+        new_bots(session, len(session.actions))
         session.seen.clear()
         session.last_human = None
         return False

@@ -74,11 +74,13 @@ class BotDriver:
         bot = table.bots[seat]
         table.thinking = seat
         await self._broadcast()
-        action, why = await self._ask(bot, obs)
+        action, why, log = await self._ask(bot, obs)
         table.thinking = None
         if table.epoch != epoch:  # undone or dealt again meanwhile
             await self._broadcast()
             return True
+        if log is not None:  # kept before the move: the deal's record may be written now
+            table.transcripts.keep(seat, log)
         if why is None:
             chosen = accept(table.game, obs.legal_actions, action)
             if isinstance(chosen, Refused):
@@ -92,16 +94,25 @@ class BotDriver:
             await asyncio.sleep(self.pace)
         return True
 
-    async def _ask(self, bot: Any, obs: Any) -> tuple[Any, str | None]:
+    async def _ask(self, bot: Any, obs: Any) -> tuple[Any, str | None, list[dict[str, Any]] | None]:
+        """The bot's action, or why it has none; then what it has logged (None: not asked).
+
+        A bot that ran over its limit in this process is not asked: it may still be thinking.
+        """
+        answer: tuple[Any, str | None]
         try:
             if type(bot) is IsolatedBot:  # its process is stopped if it overruns
                 got = await asyncio.to_thread(bot.decide, obs, obs.legal_actions, self.time_limit)
-                return (None, str(got)) if type(got) is Refused else (got, None)
-            job = asyncio.to_thread(bot.act, obs)
-            if self.time_limit is not None:
-                return await asyncio.wait_for(job, self.time_limit), None
-            return await job, None
+                answer = (None, str(got)) if type(got) is Refused else (got, None)
+            else:
+                job = asyncio.to_thread(bot.act, obs)
+                if self.time_limit is not None:
+                    answer = await asyncio.wait_for(job, self.time_limit), None
+                else:
+                    answer = await job, None
         except TimeoutError:
-            return None, f"took more than {self.time_limit:g} s"
+            return None, f"took more than {self.time_limit:g} s", None
         except Exception as e:  # noqa: BLE001 - a crashing bot forfeits
-            return None, f"raised {type(e).__name__}: {e}"
+            answer = None, f"raised {type(e).__name__}: {e}"
+        log = await asyncio.to_thread(self.table.transcripts.read, bot)
+        return *answer, log

@@ -19,6 +19,7 @@ import attrs
 from cardcore._engine import MatchRecord, initial_state_of, replay
 from cardcore._game import Game, Outcome
 from cardcore._hooks import LayoutHints
+from cardcore._transcript_keeper import TranscriptKeeper
 from cardcore.web._layout import ZonePlan
 from cardcore.web._saves import record_path_of_deal, save_new
 from cardcore.web._screen import Screen
@@ -83,7 +84,7 @@ class WebTable:
     # ---- a deal's life ---------------------------------------------------------------
 
     def _start(self, record: MatchRecord) -> None:
-        self.base = attrs.evolve(record, actions=(), outcome=None)
+        self.base = attrs.evolve(record, actions=(), outcome=None, transcripts=())
         self.states = [initial_state_of(self.base, self.game)]
         self.actions: list[str] = []
         self.movers: list[int] = []
@@ -91,6 +92,7 @@ class WebTable:
         """The decisions played for a person because they were the only legal one."""
         self.outcome: Outcome | None = None
         self.bots = self._make_bots(self.game, self.entries, self.base.seed)
+        self.transcripts = TranscriptKeeper(record)
         self.logs: dict[int, list[dict[str, Any]]] = {s: [] for s in self.humans}
         for step in replay(record, self.game):
             self._push(step.seat, step.action, step.after, forced=False)
@@ -154,7 +156,9 @@ class WebTable:
         self.epoch += 1
 
     def record(self) -> MatchRecord:
-        return attrs.evolve(self.base, actions=tuple(self.actions), outcome=self.outcome)
+        """The deal so far, with every seat's transcript: for files, never for a page."""
+        record = attrs.evolve(self.base, actions=tuple(self.actions), outcome=self.outcome)
+        return self.transcripts.record(self.game, record)
 
     # ---- what a person asks ----------------------------------------------------------
 
@@ -176,6 +180,7 @@ class WebTable:
         if others:
             who = ", ".join(str(s) for s in others)
             raise ValueError(f"cannot undo: seat {who} (a person) decided since")
+        self.transcripts.restart(self.game, self.record(), i)
         if self.outcome is not None:
             self.tally.count(self.outcome, -1)
             self.outcome = None

@@ -1,0 +1,73 @@
+"""Bots with a ``match_transcript()`` that fails in each way a bot's log can fail.
+
+Built by import path (``tests.llmbot.logging_bots:Name``), in this process or in a bot
+process of their own. Each plays the first legal action and logs one entry a decision.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+
+class _Logger:
+    def __init__(self, game: Any, seed: int = 0) -> None:
+        self.game = game
+        self.decisions = 0
+
+    def act(self, observation: Any) -> Any:
+        self.decisions += 1
+        return observation.legal_actions[0]
+
+    def match_transcript(self) -> list[Any]:
+        return [{"decision": k} for k in range(self.decisions)]
+
+
+class Fine(_Logger):
+    """Logs one entry a decision."""
+
+
+class Raising(_Logger):
+    """Its log raises."""
+
+    def match_transcript(self) -> list[Any]:
+        raise ValueError("the log is lost")
+
+
+class NotJson(_Logger):
+    """Its log holds something that is not JSON."""
+
+    def match_transcript(self) -> list[Any]:
+        return [{"note": {1, 2}}]
+
+
+class NotObjects(_Logger):
+    """Its log is a list, but not of objects."""
+
+    def match_transcript(self) -> list[Any]:
+        return ["one", "two"]
+
+
+class Exiting(_Logger):
+    """Ends its own process when asked for its log."""
+
+    def match_transcript(self) -> list[Any]:
+        os._exit(3)
+
+
+class Silent(_Logger):
+    """Never answers when asked for its log."""
+
+    def match_transcript(self) -> list[Any]:
+        time.sleep(600)
+        return []
+
+
+class Stuck(_Logger):
+    """Never answers its second decision (its process is stopped at the time limit)."""
+
+    def act(self, observation: Any) -> Any:
+        if self.decisions:
+            time.sleep(600)
+        return super().act(observation)
