@@ -142,18 +142,6 @@ class _Session:
             if forfeit is not None:
                 return self._finish(forfeit)
 
-    @property
-    def _seed_hidden(self) -> bool:
-        """Whether the seed waits until the match is over or left.
-
-        The seed deals every hidden card. A person is shown it while playing only when
-        they chose it with ``--seed`` alone at the screen; a seed drawn at random, one
-        derived from a secret (an untrusted bot sits), or several people at one screen
-        keep it until the end, and saves are then not named by it (as at the web table).
-        """
-        secret = bool(getattr(self.make_bots, "secret_deal", False))
-        return len(self.humans) > 1 or self.drawn_seed or secret
-
     def _label(self, seat: int) -> str:
         if seat == self.viewer:
             return f"seat {seat} (you)"
@@ -190,7 +178,9 @@ class _Session:
         """
         if self._save_path is not None:
             return self._save_path
-        stem = f"{self.game.name}-{'table' if self._seed_hidden else f'seed{self.base.seed}'}"
+        stem = (
+            f"{self.game.name}-{'table' if screen.seed_hidden(self) else f'seed{self.base.seed}'}"
+        )
         k = 1
         while True:
             path = f"{stem}{'' if k == 1 else f'-{k}'}.cardcore.json"
@@ -229,7 +219,7 @@ class _Session:
         if ask and self._unsaved() and not turns.leave_or_stay(self):
             return "again"
         self.term.say(f"match left unfinished after {len(self.actions)} decisions.")
-        if self._seed_hidden:
+        if screen.seed_hidden(self):
             screen.seed_line(self)
         return "quit"
 

@@ -30,6 +30,7 @@ __all__ = [
     "move_line",
     "render",
     "report",
+    "seed_hidden",
     "seed_line",
     "show_end",
     "show_full",
@@ -115,10 +116,22 @@ def show_end(session: _Session, outcome: Outcome) -> None:
     session.term.say(
         cli._describe_outcome(outcome, session.names, len(session.actions)), style="bold"
     )
-    if session._seed_hidden:
+    if seed_hidden(session):
         seed_line(session)
     if session.final_path:
         session.term.say(f"record saved to {session.final_path}")
+
+
+def seed_hidden(session: _Session) -> bool:
+    """Whether the seed waits until the match is over or left.
+
+    The seed deals every hidden card. A person is shown it while playing only when they
+    chose it with ``--seed`` alone at the screen; a seed drawn at random, one derived from
+    a secret (an untrusted bot sits), or several people at one screen keep it until the
+    end, and saves are then not named by it (as at the web table).
+    """
+    secret = bool(getattr(session.make_bots, "secret_deal", False))
+    return len(session.humans) > 1 or session.drawn_seed or secret
 
 
 def seed_line(session: _Session) -> None:
@@ -130,7 +143,7 @@ def seed_line(session: _Session) -> None:
     rec = session.base
     if session.drawn_seed:
         session.term.say(f"  (a seed drawn at random: --seed {rec.seed} deals this match again)")
-    elif session._seed_hidden and not getattr(session.make_bots, "secret_deal", False):
+    elif seed_hidden(session) and not getattr(session.make_bots, "secret_deal", False):
         session.term.say(f"  (seed {rec.seed}: --seed {rec.seed} deals this match again)")
 
 
@@ -144,7 +157,7 @@ def show_header(session: _Session) -> None:
     seed = f"seed {rec.seed}"
     if getattr(session.make_bots, "secret_deal", False):
         seed = "dealt from a secret (its record deals it again)"
-    elif session._seed_hidden:
+    elif seed_hidden(session):
         seed = "the seed is shown when the match is over"
     session.term.say(f"{rec.game}: {session.n} players, preset {rec.preset}, {seed}", style="bold")
     for seat, name in enumerate(session.names):

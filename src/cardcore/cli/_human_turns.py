@@ -309,6 +309,6 @@ def interrupted(session: _Session) -> bool:
         session.last_human = None
         return False
     session.term.say(f"match left unfinished after {len(session.actions)} decisions.")
-    if session._seed_hidden:
+    if screen.seed_hidden(session):
         screen.seed_line(session)
     return True
