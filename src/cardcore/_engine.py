@@ -26,7 +26,7 @@ from cardcore._codec import TEXTS as _TEXTS
 from cardcore._codec import action_text as _text
 from cardcore._game import Game, Outcome
 from cardcore._host import default_host
-from cardcore._isolation import TIME_MARGIN, IsolatedBot, transcript_json
+from cardcore._isolation import TIME_MARGIN, IsolatedBot, transcript_json, transcript_since
 from cardcore._isolation import Refused as _Refusal
 from cardcore._match_record import (
     RECORD_FORMAT,
@@ -96,6 +96,21 @@ def transcript_of(bot: object, limit: float | None = None) -> list[dict[str, Any
     if type(bot) is IsolatedBot:
         return bot.transcript(limit)
     return transcript_json(bot)
+
+
+def transcript_after(
+    bot: object, since: int, last: str, limit: float | None = None
+) -> tuple[int, list[dict[str, Any]]]:
+    """The entries the bot logged after the ``since`` the caller holds, as :func:`transcript_of`.
+
+    ``last`` is the :func:`~cardcore._isolation.entry_digest` of the last entry held.
+    The answer is ``(since, the new entries)``, or ``(0, the whole log)`` when the log no
+    longer starts with what is held (see :func:`~cardcore._isolation.transcript_since`).
+    A bot in its own process sends only the new entries.
+    """
+    if type(bot) is IsolatedBot:
+        return bot.transcript_since(limit, since, last)
+    return transcript_since(bot, since, last)
 
 
 # ---- accepting what a bot returns ------------------------------------------------------

@@ -10,13 +10,15 @@ there with ``game.observation_from_json``. The state never exists in the child.
 
 The child answers with the index of the legal action its bot chose (or the action's
 text); the parent reads only bounded JSON bytes from it (never pickles), and a child
-that does not answer in time is killed. At a match's end the parent may ask for what the
-bot logged of its decisions (its ``match_transcript()``, see :func:`transcript_json`).
+that does not answer in time is killed. The parent may ask for what the bot logged of its
+decisions (its ``match_transcript()``, see :func:`transcript_json`): the whole log, or only
+the entries after those it holds already (see :func:`transcript_since`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import signal
@@ -40,7 +42,14 @@ from cardcore._sandbox import (
     reap_children,
 )
 
-__all__ = ["BotProcess", "IsolatedBot", "isolated_bot", "transcript_json"]
+__all__ = [
+    "BotProcess",
+    "IsolatedBot",
+    "entry_digest",
+    "isolated_bot",
+    "transcript_json",
+    "transcript_since",
+]
 
 MAX_REPLY: Final = 1 << 20
 """The largest answer (bytes of JSON) read from a bot's process."""
@@ -363,21 +372,36 @@ class IsolatedBot:
         :func:`transcript_json`); so does a process that has ended or does not answer
         within ``timeout`` seconds (it is then stopped). Never raises.
         """
+        return self.transcript_since(timeout)[1]
+
+    def transcript_since(
+        self, timeout: float | None, since: int = 0, last: str = ""
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """The entries the bot logged after the ``since`` the caller holds (``last``: the digest of its last).
+
+        As :func:`transcript_since`, asked for in the bot's process: only the new entries
+        cross the pipe. Failures are as :meth:`transcript`'s, at ``(0, [error])``.
+        """
         if not self._logs:
-            return []
+            return 0, []
         if not (self.process.alive and self.process.owner is self):
             code = self.process.exitcode
-            return [{"error": f"match_transcript: its process has ended (exit code {code})"}]
+            return 0, [{"error": f"match_transcript: its process has ended (exit code {code})"}]
         reply = self.process.call(
-            {"op": "transcript"}, START_SECONDS if timeout is None else timeout, MAX_TRANSCRIPT
+            {"op": "transcript", "since": since, "last": last},
+            START_SECONDS if timeout is None else timeout,
+            MAX_TRANSCRIPT,
         )
         if type(reply) is Refused:
-            return [{"error": f"match_transcript: {reply}"}]
+            return 0, [{"error": f"match_transcript: {reply}"}]
         assert isinstance(reply, dict)
         entries = reply.get("transcript")
+        start = reply.get("since", 0)
         if type(entries) is not list or not all(type(e) is dict for e in entries):
-            return [{"error": _NOT_JSON}]
-        return entries
+            return 0, [{"error": _NOT_JSON}]
+        if type(start) is not int or start not in (0, since):
+            return 0, [{"error": f"match_transcript: its process sent entries from {start!r}"}]
+        return start, entries
 
     # ---- the bot protocol, for code that calls bots directly ---------------------------
 
@@ -462,17 +486,50 @@ def transcript_json(bot: object) -> list[dict[str, Any]]:
     saying so: a log never changes the result. Used in-process by the engine and, for a
     bot in its own process, there.
     """
+    return transcript_since(bot)[1]
+
+
+def transcript_since(
+    bot: object, since: int = 0, last: str = ""
+) -> tuple[int, list[dict[str, Any]]]:
+    """A JSON copy of the entries of the bot's log after the ``since`` the caller holds.
+
+    The caller holds the log's first ``since`` entries, the last of which has the
+    :func:`entry_digest` ``last``. When the log still has them (at least ``since``
+    entries, its entry ``since - 1`` unchanged), the answer is ``(since, the later
+    entries)``: only those are copied. A log that shrank or whose entry ``since - 1``
+    changed (the bot started it anew, or rewrote it) is copied whole: ``(0, the log)``,
+    to replace what the caller holds. An entry the caller holds is otherwise never read
+    again: a record keeps each entry as it was when first read.
+
+    Whatever goes wrong is ``(0, [one entry saying so])``, as :func:`transcript_json`.
+    """
     try:
         get = getattr(bot, "match_transcript", None)
         if get is None:
-            return []
-        data = json.loads(json.dumps(list(get()), ensure_ascii=False, allow_nan=False))
+            return 0, []
+        log = list(get())
+        start = (
+            since if 0 < since <= len(log) and entry_digest(_copy(log[since - 1])) == last else 0
+        )
+        data = _copy(log[start:])
     except (Exception, SystemExit) as e:  # noqa: BLE001 - a bot's log must not stop the match
         kind, text = exception_text(e)
-        return [{"error": f"match_transcript raised {kind}: {text}"}]
-    if not all(type(e) is dict for e in data):
-        return [{"error": _NOT_JSON}]
-    return data  # type: ignore[no-any-return]
+        return 0, [{"error": f"match_transcript raised {kind}: {text}"}]
+    if type(data) is not list or not all(type(e) is dict for e in data):
+        return 0, [{"error": _NOT_JSON}]
+    return start, data
+
+
+def entry_digest(entry: object) -> str:
+    """A short fingerprint of a JSON log entry (the same for equal entries, in any key order)."""
+    text = json.dumps(entry, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _copy(data: object) -> Any:
+    """A JSON copy of ``data`` (raises for anything that is not JSON)."""
+    return json.loads(json.dumps(data, ensure_ascii=False, allow_nan=False))
 
 
 def _logs(bot: object) -> bool:
@@ -591,7 +648,11 @@ def child_main(conn: Any, parent: int) -> None:
                         made = type(action)
                         reply = {"text": str(action), "type": f"{made.__module__}.{made.__name__}"}
             elif op == "transcript":
-                reply = {"transcript": transcript_json(bot)}
+                since, last = message.get("since", 0), message.get("last", "")
+                if type(since) is not int or since < 0 or type(last) is not str:
+                    since, last = 0, ""
+                start, entries = transcript_since(bot, since, last)
+                reply = {"transcript": entries, "since": start}
             elif op == "end":
                 hook = getattr(bot, "end_match", None)
                 if hook is not None:

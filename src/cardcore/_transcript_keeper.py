@@ -3,10 +3,14 @@
 The terminal (``play --human``), the web table and the MCP service play a match one
 decision at a time, take decisions back (undo) and seat fresh bots. A
 :class:`TranscriptKeeper` follows them: after each decision of a bot it keeps a copy of
-the bot's transcript so far (:func:`cardcore._engine.transcript_of`, which asks a bot in
-its own process there), and it writes the record's ``transcripts`` with
+the bot's transcript so far, and it writes the record's ``transcripts`` with
 :func:`cardcore._engine.tag_transcripts`, as :func:`cardcore.play_match` does. Saving a
 record never talks to a bot: the copy is taken between decisions, when no bot thinks.
+
+The copy grows by the new entries only (:func:`cardcore._engine.transcript_after`): a
+bot in its own process sends just those, so a match of many decisions does not move its
+whole log again at each. A log that no longer starts with what is held (it shrank, or
+its last entry held changed) is read whole again and replaces it.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from typing import Any, final
 
 import attrs
 
-from cardcore._engine import MatchRecord, hook_limit, tag_transcripts, transcript_of
+from cardcore._engine import MatchRecord, hook_limit, tag_transcripts, transcript_after
 from cardcore._game import Game
+from cardcore._isolation import entry_digest
 
 __all__ = ["TranscriptKeeper"]
 
@@ -40,11 +45,24 @@ class TranscriptKeeper:
         )
         self._first = len(record.actions)
         self._live: dict[int, Sequence[Mapping[str, Any]]] = {}
+        self._read: dict[int, tuple[object, list[dict[str, Any]], str]] = {}
+        """By ``id(bot)``: the bot, what it had logged when last read, its last entry's digest."""
         self.limit = hook_limit(time_limit) if time_limit is not None else None
 
     def read(self, bot: object) -> list[dict[str, Any]]:
-        """What ``bot`` has logged so far (call it where the bot's decisions are asked)."""
-        return transcript_of(bot, self.limit)
+        """What ``bot`` has logged so far (call it where the bot's decisions are asked).
+
+        Only the entries after those read last time are asked for; a log that no longer
+        starts with them is read whole (see :func:`cardcore._engine.transcript_after`).
+        """
+        held = self._read.get(id(bot))
+        log, last = (held[1], held[2]) if held is not None and held[0] is bot else ([], "")
+        start, new = transcript_after(bot, len(log), last, self.limit)
+        if start == len(log) and not new:
+            return log
+        out = [*log[:start], *new]
+        self._read[id(bot)] = (bot, out, entry_digest(out[-1]) if out else "")
+        return out
 
     def keep(self, seat: int, log: Sequence[Mapping[str, Any]]) -> None:
         """Keep ``log`` (from :meth:`read`, after a decision) as the transcript of ``seat``'s bot."""
@@ -74,6 +92,7 @@ class TranscriptKeeper:
         n = record.num_players
         self._kept = [list(t) for t in kept] if kept else [[] for _ in range(n)]
         self._live.clear()
+        self._read.clear()
         self._first = at
 
     def _tagged(self, game: Game[Any, Any, Any], record: MatchRecord) -> MatchRecord:

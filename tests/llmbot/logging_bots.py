@@ -71,3 +71,28 @@ class Stuck(_Logger):
         if self.decisions:
             time.sleep(600)
         return super().act(observation)
+
+
+class Amending(_Logger):
+    """Rewrites its first entry at every decision (its last entries stay as they were)."""
+
+    def match_transcript(self) -> list[Any]:
+        log: list[Any] = [{"decision": k} for k in range(self.decisions)]
+        if log:
+            log[0] = {"decision": 0, "seen": self.decisions}
+        return log
+
+
+class Restarting(_Logger):
+    """Starts its log anew every third decision: it shrinks, then grows again."""
+
+    def match_transcript(self) -> list[Any]:
+        start = (self.decisions - 1) // 3 * 3 if self.decisions else 0
+        return [{"decision": k, "from": start} for k in range(start, self.decisions)]
+
+
+class Renaming(_Logger):
+    """Every third decision, rewrites every entry (as long a log, other entries)."""
+
+    def match_transcript(self) -> list[Any]:
+        return [{"decision": k, "round": self.decisions // 3} for k in range(self.decisions)]

@@ -114,7 +114,7 @@ def test_a_bot_process_asked_for_the_log_of_a_bot_without_one_answers_none() -> 
     game = load_game("highcard")
     with isolated_bot("random", game) as bot:
         assert bot.build(HANG) is None
-        assert bot.process.call({"op": "transcript"}, HANG) == {"transcript": []}
+        assert bot.process.call({"op": "transcript"}, HANG) == {"transcript": [], "since": 0}
         assert bot.transcript(HANG) == []
         assert bot.process.alive
 
