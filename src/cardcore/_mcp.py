@@ -8,13 +8,14 @@ agent's own seats. Needs the ``mcp`` extra (``pip install './[mcp]'`` in a cardc
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resources import TextResource
 
-from cardcore._service import MatchService, ServiceError
+from cardcore._service import MatchService, RecordWriter, ServiceError
 
 __all__ = ["build_server"]
 
@@ -197,10 +198,22 @@ changes nothing: the answer says why and lists what is legal.
 
 
 def serve(
-    *, bot_seconds: float, idle_seconds: float, max_matches: int, seed: int | None = None
+    *,
+    bot_seconds: float,
+    idle_seconds: float,
+    max_matches: int,
+    seed: int | None = None,
+    record: Path | None = None,
 ) -> None:
-    """Run the server over stdio until the client closes it."""
+    """Run the server over stdio until the client closes it.
+
+    With ``record``, each finished match's full record is written to that folder.
+    """
     svc = MatchService(
-        bot_seconds=bot_seconds, idle_seconds=idle_seconds, max_matches=max_matches, seed=seed
+        bot_seconds=bot_seconds,
+        idle_seconds=idle_seconds,
+        max_matches=max_matches,
+        seed=seed,
+        on_finish=RecordWriter(record) if record is not None else None,
     )
     build_server(svc).run("stdio")

@@ -16,6 +16,9 @@ random, unless whoever runs the service fixes the seeds (``MatchService(seed=S)`
 ``cardcore serve --seed S`` does) or calls :meth:`MatchService.start_match` with a seed
 or a stacked deck from their own code. No answer carries the seed before the match is
 over: a seed rebuilds every hidden card.
+
+Whoever runs the service may have each finished match's full record (every seat's
+transcript too) written to a folder (:class:`RecordWriter`, ``cardcore serve --record``).
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Final, final
 
 import attrs
@@ -40,7 +45,7 @@ from cardcore._match_record import MatchRecord
 from cardcore._options import OptionError, option_infos, options_to_json
 from cardcore._transcript_keeper import TranscriptKeeper
 
-__all__ = ["MatchService", "ServiceError"]
+__all__ = ["MatchService", "RecordWriter", "ServiceError"]
 
 MAX_MATCHES: Final = 64
 """Matches one service keeps at once, unless told otherwise."""
@@ -70,6 +75,7 @@ class _Match:
     touched: float
     transcripts: TranscriptKeeper
     outcome: Outcome | None = None
+    on_finish: Callable[[str, MatchRecord], None] | None = None
 
     def seat_of(self, seat: int | None) -> int:
         """The agent's seat asked about: ``seat``, or (``None``) the one to move, or its first.
@@ -195,6 +201,8 @@ class _Match:
             if end is not None:
                 with contextlib.suppress(Exception):  # the result stands whatever a bot does
                     end(outcome)
+        if self.on_finish is not None:
+            self.on_finish(self.id, self.full_record())
 
     def legal(self, seat: int | None) -> dict[str, Any]:
         """What :meth:`MatchService.legal_actions` answers."""
@@ -232,6 +240,65 @@ def _own_transcripts(record: MatchRecord, seats: Sequence[int]) -> MatchRecord:
     """The record without the transcripts of the seats that are not ``seats``."""
     own = tuple(t if s in seats else () for s, t in enumerate(record.transcripts))
     return attrs.evolve(record, transcripts=own if any(own) else ())
+
+
+@final
+class RecordWriter:
+    """Writes each finished match's full record to a folder, for ``cardcore replay``.
+
+    A match's file is ``GAME-ID.cardcore.json`` (``GAME-ID-2.cardcore.json``, ... when
+    that name is taken: another file is never overwritten); the folder is created when
+    missing. A file that cannot be written costs one line on ``warn`` (standard error by
+    default) and nothing else: the service carries on, and the record stays in memory.
+
+    Args:
+        folder: where the records go.
+        warn: what is told a line when a record cannot be written.
+    """
+
+    def __init__(self, folder: Path | str, warn: Callable[[str], None] | None = None) -> None:
+        self.folder = Path(folder)
+        self._warn = warn if warn is not None else _to_stderr
+        self.written: list[Path] = []
+        """The files written so far, in order."""
+
+    def __call__(self, match_id: str, record: MatchRecord) -> None:
+        """Write ``record`` (of the match ``match_id``) to a new file in the folder."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            path = self._new_file(f"{record.game}-{match_id}")
+            try:
+                record.save(path)  # whole or not at all
+            except OSError:
+                for gone in (path, path.with_name(path.name + ".tmp")):
+                    with contextlib.suppress(OSError):
+                        gone.unlink()
+                raise
+        except OSError as e:
+            why = e.strerror or str(e)
+            self._warn(
+                f"cardcore serve: cannot write the record of match {match_id} to "
+                f"{self.folder}: {why}; it stays in memory while the match is kept"
+            )
+            return
+        self.written.append(path)
+
+    def _new_file(self, stem: str) -> Path:
+        """A new empty file ``STEM.cardcore.json`` (or ``STEM-2``, ...): never one there already."""
+        for k in itertools.count(1):
+            path = self.folder / (
+                f"{stem}.cardcore.json" if k == 1 else f"{stem}-{k}.cardcore.json"
+            )
+            try:
+                with path.open("x", encoding="utf-8"):
+                    return path
+            except FileExistsError:
+                continue
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 class _Running(dict[str, _Match]):
@@ -482,6 +549,8 @@ class MatchService:
             seed ``seed + n - 1``, so a run can be repeated. ``None`` (the default): each
             match's seed is drawn at random. Either way, the agent learns it only from
             the record that :meth:`result` gives once the match is over.
+        on_finish: called with a match's id and full record (:meth:`record`) when it ends
+            (a :class:`RecordWriter` writes it to a folder).
     """
 
     def __init__(
@@ -493,6 +562,7 @@ class MatchService:
         max_matches: int = MAX_MATCHES,
         clock: Callable[[], float] = time.monotonic,
         seed: int | None = None,
+        on_finish: Callable[[str, MatchRecord], None] | None = None,
     ) -> None:
         if bot_seconds <= 0 or idle_seconds <= 0 or max_matches < 1:
             raise ValueError("bot_seconds and idle_seconds must be positive, max_matches >= 1")
@@ -505,6 +575,7 @@ class MatchService:
         self._matches = _Running(idle_seconds, max_matches, clock)
         self._ids = itertools.count(1)
         self._lock = threading.RLock()
+        self._on_finish = on_finish
 
     # ---- what is installed ---------------------------------------------------------
 
@@ -589,6 +660,7 @@ class MatchService:
                 actions=[],
                 touched=self._matches.clock(),
                 transcripts=TranscriptKeeper(first),
+                on_finish=self._on_finish,
             )
             match.start_bots()
             self._matches[match.id] = match

@@ -71,7 +71,7 @@ def _follow(
 
 def _logs_of(name: str) -> list[list[dict[str, Any]]]:
     """The whole log of the bot ``name`` after each of :data:`DECISIONS` decisions."""
-    bot = load_bot(f"{LOGS}:{name}", load_game("highcard"))
+    bot: Any = load_bot(f"{LOGS}:{name}", load_game("highcard"))
     out = []
     for k in range(1, DECISIONS + 1):
         bot.decisions = k

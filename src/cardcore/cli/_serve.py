@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from cardcore._service import BOT_SECONDS, IDLE_SECONDS, MAX_MATCHES
@@ -47,6 +48,14 @@ def register(sub: Any) -> None:
         "repeated; without it every match's seed is drawn at random. Agents cannot choose "
         "or learn the seed before their match is over",
     )
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        default=None,
+        help="write each finished match's full record (every seat's transcript too) to DIR "
+        "as GAME-MATCH.cardcore.json, for 'cardcore replay'; DIR is created, no file is "
+        "overwritten. Keep DIR out of the agents' reach: a record shows the bots' prompts",
+    )
     p.set_defaults(func=cmd_serve)
 
 
@@ -60,6 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--max-matches must be in 1-10000, got {args.max_matches}")
     if args.seed is not None and args.seed < 0:
         raise ValueError(f"--seed must be a whole number >= 0, got {args.seed}")
+    record = _record_folder(args.record) if args.record is not None else None
     try:
         from cardcore._mcp import serve
     except ModuleNotFoundError as e:
@@ -79,5 +89,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         idle_seconds=args.idle_minutes * 60,
         max_matches=args.max_matches,
         seed=args.seed,
+        record=record,
     )
     return 0
+
+
+def _record_folder(text: str) -> Path:
+    """The ``--record`` folder, created if missing.
+
+    Raises:
+        ValueError: it is not a folder, or cannot be created.
+    """
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--record {text}: not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"--record {text}: cannot create the folder: {e.strerror or e}") from None
+    return folder
