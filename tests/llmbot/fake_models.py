@@ -12,6 +12,9 @@ Nothing here reaches a network.
 - ``fake-slow``: ``fake-first`` after a short sleep; with :data:`EVENTS` set in the
   environment, each answer appends ``enter ID`` and ``leave ID`` lines (``ID``: the
   conversation, one per match) to that file, so that a test can see matches overlap.
+- ``fake-keyed``: ``fake-first`` for a caller with the key :data:`KEY` (found as the
+  library finds any model's key: given, in its keys file, or in :data:`KEY_VARIABLE`);
+  a wrong key is refused.
 
 Every answer reports its tokens (words) and a cost of :data:`PRICE` per token.
 """
@@ -30,6 +33,12 @@ EVENTS = "CARDCORE_FAKE_LLM_EVENTS"
 
 PRICE = 0.5
 """What every fake model reports a token costs (a round number, in no currency)."""
+
+KEY = "fake-provider-key-4711"
+"""The only key ``fake-keyed`` takes."""
+
+KEY_VARIABLE = "CARDCORE_FAKE_PROVIDER_KEY"
+"""The provider's own environment variable for ``fake-keyed``'s key (no bot process sees it)."""
 
 SCRIPT: list[str] = []
 """The answers of ``fake-script``, taken from the front (tests fill it in)."""
@@ -100,6 +109,23 @@ class _Slow(_Fake):
         return _first_listed(conversation, prompt)
 
 
+class _Keyed(llm.KeyModel):
+    can_stream = False
+    needs_key = "fake-provider"
+    key_env_var = KEY_VARIABLE
+
+    def __init__(self, model_id: str) -> None:
+        self.model_id = model_id
+
+    def execute(
+        self, prompt: Any, stream: bool, response: Any, conversation: Any, key: str | None
+    ) -> Iterator[str]:
+        if key != KEY:
+            raise ValueError("the fake provider refuses that key")
+        response.set_usage(input=1, output=1)
+        yield _first_listed(conversation, prompt.prompt or "")
+
+
 def _event(path: str | None, line: str) -> None:
     """Append one line to the events file (one write: lines of processes never mix)."""
     if path:
@@ -115,3 +141,4 @@ def register_models(register: Any) -> None:
     register(_Garbage("fake-garbage"))
     register(_Illegal("fake-illegal"))
     register(_Slow("fake-slow"))
+    register(_Keyed("fake-keyed"))

@@ -8,6 +8,12 @@ turned off, its legal actions. The answer is read with the game's own ``parse_ac
 an unreadable or illegal answer is sent back with the reason, up to ``retries`` times,
 then the bot raises and the seat forfeits as any bot does.
 
+A model that needs a key (a hosted one) gets it from the environment variable
+:data:`KEY_VARIABLE`, or the one its ``key_env`` option names, when set; otherwise the
+``llm`` library looks as it always does (its keys file, the provider's own variable). A
+bot in its own process sees only ``CARDCORE_BOT_*`` variables
+(:func:`cardcore._sandbox.bot_environment`): that is how it gets its key there.
+
 Needs the ``llm`` extra (``pip install './[llm]'`` in a checkout, or ``pip install llm``); the library is imported only
 when an ``llm`` bot is built.
 """
@@ -24,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Final, final
 
-__all__ = ["DEFAULT_TEMPLATE", "LLMBot", "LLMForfeit"]
+__all__ = ["DEFAULT_TEMPLATE", "KEY_VARIABLE", "LLMBot", "LLMForfeit"]
 
 DEFAULT_TEMPLATE: Final = """\
 {observation}
@@ -53,6 +59,9 @@ The rules of {title}:
 _FEEDBACK: Final = """\
 That answer cannot be played: {reason}. Answer again with one legal action, exactly as \
 written, and nothing else."""
+
+KEY_VARIABLE: Final = "CARDCORE_BOT_LLM_KEY"
+"""The environment variable a model's key is read from, unless ``key_env`` names another."""
 
 MAX_LISTED: Final = 200
 """At most this many legal actions are listed in a prompt (the rest are counted)."""
@@ -99,10 +108,13 @@ class LLMBot:
             for a model plugin that is not installed as a distribution.
         log: a folder where each match's transcript (prompts, answers, retries, tokens,
             seconds) is written as JSON, one file per seat.
+        key_env: the environment variable that holds the model's key (default:
+            :data:`KEY_VARIABLE`, when set). Only ``CARDCORE_BOT_*`` variables reach a
+            bot in its own process. The key itself is never recorded.
 
     Raises:
-        ValueError: the ``llm`` library is missing, the model is unknown, or an option is
-            out of range.
+        ValueError: the ``llm`` library is missing, the model is unknown, an option is out
+            of range, or the model needs a key that cannot be found.
     """
 
     name = "llm"
@@ -119,10 +131,14 @@ class LLMBot:
         template: str = "",
         plugin: str = "",
         log: str = "",
+        key_env: str = "",
     ) -> None:
         if not 0 <= retries <= 20:
             raise ValueError(f"retries must be 0-20, not {retries}")
         self._model, self._options = _load_model(model, temperature, plugin)
+        key = _key_of(self._model, model, key_env)
+        if key is not None:  # an option of the prompt, never of the record
+            self._options = {**self._options, "key": key}
         self._template = _template_of(template, legal)
         self.model_id = model
         self.retries = retries
@@ -268,6 +284,37 @@ def _load_model(model: str, temperature: float | None, plugin: str) -> tuple[Any
     except Exception as e:  # noqa: BLE001 - pydantic's error says what is wrong
         raise ValueError(f"model {model!r} takes no temperature {temperature}: {e}") from None
     return found, {"temperature": temperature}
+
+
+def _key_of(found: Any, model: str, key_env: str) -> str | None:
+    """The model's key from ``key_env`` or :data:`KEY_VARIABLE`; ``None``: the library's own.
+
+    Raises:
+        ValueError: ``key_env`` is no variable's name or is not set, or the model needs a
+            key that the library cannot find either.
+    """
+    from cardcore._sandbox import BOT_PREFIX
+
+    if key_env and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key_env):
+        raise ValueError(f"key_env must name an environment variable, not {key_env!r}")
+    key = os.environ.get(key_env or KEY_VARIABLE, "")
+    if key:
+        return key
+    hint = f"a bot in its own process sees only the {BOT_PREFIX}* environment variables"
+    if key_env:
+        why = "" if key_env.startswith(BOT_PREFIX) else f" ({hint})"
+        raise ValueError(f"key_env={key_env}: the environment variable {key_env} is not set{why}")
+    import llm
+
+    try:
+        if getattr(found, "needs_key", None) is not None:
+            found.get_key()
+    except llm.NeedsKeyException as e:
+        raise ValueError(
+            f"model {model!r} needs a key: {e}. Or set {KEY_VARIABLE} to the key (another "
+            f"variable: key_env=NAME); {hint}"
+        ) from None
+    return None
 
 
 def _template_of(template: str, legal: bool) -> str:
