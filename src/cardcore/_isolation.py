@@ -377,10 +377,9 @@ class IsolatedBot:
     def transcript_since(
         self, timeout: float | None, since: int = 0, last: str = ""
     ) -> tuple[int, list[dict[str, Any]]]:
-        """The entries the bot logged after the ``since`` the caller holds (``last``: the digest of its last).
+        """:func:`transcript_since`, asked in the bot's process: only new entries cross the pipe.
 
-        As :func:`transcript_since`, asked for in the bot's process: only the new entries
-        cross the pipe. Failures are as :meth:`transcript`'s, at ``(0, [error])``.
+        Failures are as :meth:`transcript`'s, at ``(0, [error])``.
         """
         if not self._logs:
             return 0, []
@@ -394,14 +393,7 @@ class IsolatedBot:
         )
         if type(reply) is Refused:
             return 0, [{"error": f"match_transcript: {reply}"}]
-        assert isinstance(reply, dict)
-        entries = reply.get("transcript")
-        start = reply.get("since", 0)
-        if type(entries) is not list or not all(type(e) is dict for e in entries):
-            return 0, [{"error": _NOT_JSON}]
-        if type(start) is not int or start not in (0, since):
-            return 0, [{"error": f"match_transcript: its process sent entries from {start!r}"}]
-        return start, entries
+        return _entries_of(reply, since)
 
     # ---- the bot protocol, for code that calls bots directly ---------------------------
 
@@ -470,6 +462,18 @@ def _launch(start: Callable[[], Any]) -> Any:
             _LAUNCHER.append(ThreadPoolExecutor(1, thread_name_prefix="cardcore-bot-launcher"))
         launcher = _LAUNCHER[0]
     return launcher.submit(start).result()
+
+
+def _entries_of(reply: object, since: int) -> tuple[int, list[dict[str, Any]]]:
+    """A bot process's answer to ``{"op": "transcript", "since": since}``, checked."""
+    assert isinstance(reply, dict)
+    entries = reply.get("transcript")
+    start = reply.get("since", 0)
+    if type(entries) is not list or not all(type(e) is dict for e in entries):
+        return 0, [{"error": _NOT_JSON}]
+    if type(start) is not int or start not in (0, since):  # entries that fit no place
+        return 0, [{"error": f"match_transcript: its process sent entries from {start!r}"}]
+    return start, entries
 
 
 def _text(value: object) -> str:

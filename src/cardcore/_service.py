@@ -549,8 +549,7 @@ class MatchService:
             seed ``seed + n - 1``, so a run can be repeated. ``None`` (the default): each
             match's seed is drawn at random. Either way, the agent learns it only from
             the record that :meth:`result` gives once the match is over.
-        on_finish: called with a match's id and full record (:meth:`record`) when it ends
-            (a :class:`RecordWriter` writes it to a folder).
+        on_finish: given a match's id and full record when it ends (:class:`RecordWriter`).
     """
 
     def __init__(
