@@ -62,7 +62,6 @@ _LANE_MASK: Final = _M64 * _LANE_ONES
 _LANE_STEPS: Final = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(_LANES))
 _LANE_HALVES: Final = struct.Struct("<" + "II8x" * _LANES)
 """Reads each lane's low and high 32 bits (the two indices of one draw)."""
-_DOWN_FROM_51: Final = tuple(range(51, 0, -1))
 
 
 def shuffle52(rng: int) -> tuple[list[int], int]:
@@ -78,9 +77,13 @@ def shuffle52(rng: int) -> tuple[list[int], int]:
     z = ((z ^ (z >> 27)) & _LANE_MASK) * 0x94D049BB133111EB & _LANE_MASK
     z ^= z >> 31  # each lane's low 64 bits are now its draw
     order = list(range(52))
-    halves = _LANE_HALVES.unpack(z.to_bytes(16 * _LANES, "little"))
-    # The 52nd half would swap position 0 with itself: zip stops before it.
-    for i, x in zip(_DOWN_FROM_51, halves, strict=False):
+    halves: tuple[int, ...] = _LANE_HALVES.unpack(z.to_bytes(16 * _LANES, "little"))
+    # Typed ints and an index loop: the compiled build does this arithmetic on machine
+    # words (a 32-bit half times at most 52). The 52nd half would swap position 0 with
+    # itself, so the loop stops before it.
+    for k in range(51):
+        i = 51 - k
+        x: int = halves[k]
         j = (x * (i + 1)) >> 32
         order[i], order[j] = order[j], order[i]
     return order, (rng + _LANES * _GAMMA) & _M64

@@ -62,8 +62,10 @@ _LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
 _LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
 """Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
 _STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
-_UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
-"""The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
+_UNPACK7: Final = struct.Struct("<" + "II8x" * 7).unpack
+"""The low 64 bits of each of the seven lanes as two 32-bit halves (low first), from the
+112 bytes of the packed int."""
+_M32: Final = 32
 
 
 def draw7(rng: int) -> tuple[list[int], int]:
@@ -79,21 +81,25 @@ def draw7(rng: int) -> tuple[list[int], int]:
     z ^= (z >> 27) & _LANES
     z = (z * 0x94D049BB133111EB) & _LANES
     z ^= (z >> 31) & _LANES
-    a, b, c, d, e, f, g = _UNPACK7(z.to_bytes(112, "little"))
+    halves: tuple[int, ...] = _UNPACK7(z.to_bytes(112, "little"))
+    al, ah, bl, bh, cl, ch, dl, dh, el, eh, fl, fh, gl, gh = halves
+    # A draw x (64 bits, halves h and l) picks (x * n) >> 64, worked out on the halves as
+    # (h * n + (l * n >> 32)) >> 32: the same number, from products that fit a machine
+    # word (no big-integer arithmetic in the compiled build).
     pool = _RANGE52[:]
-    j = (a * 52) >> 64
+    j = (ah * 52 + (al * 52 >> _M32)) >> _M32
     pool[0], pool[j] = pool[j], pool[0]
-    j = ((b * 51) >> 64) + 1
+    j = ((bh * 51 + (bl * 51 >> _M32)) >> _M32) + 1
     pool[1], pool[j] = pool[j], pool[1]
-    j = ((c * 50) >> 64) + 2
+    j = ((ch * 50 + (cl * 50 >> _M32)) >> _M32) + 2
     pool[2], pool[j] = pool[j], pool[2]
-    j = ((d * 49) >> 64) + 3
+    j = ((dh * 49 + (dl * 49 >> _M32)) >> _M32) + 3
     pool[3], pool[j] = pool[j], pool[3]
-    j = ((e * 48) >> 64) + 4
+    j = ((eh * 48 + (el * 48 >> _M32)) >> _M32) + 4
     pool[4], pool[j] = pool[j], pool[4]
-    j = ((f * 47) >> 64) + 5
+    j = ((fh * 47 + (fl * 47 >> _M32)) >> _M32) + 5
     pool[5], pool[j] = pool[j], pool[5]
-    j = ((g * 46) >> 64) + 6
+    j = ((gh * 46 + (gl * 46 >> _M32)) >> _M32) + 6
     pool[6], pool[j] = pool[j], pool[6]
     return pool[:7], (rng + _STEP7) & _MASK64
 
