@@ -62,10 +62,9 @@ _LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
 _LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
 """Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
 _STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
-_UNPACK7: Final = struct.Struct("<" + "II8x" * 7).unpack
-"""The low 64 bits of each of the seven lanes as two 32-bit halves (low first), from the
-112 bytes of the packed int."""
-_M32: Final = 32
+_UNPACK7: Final = struct.Struct("<" + "HHHH8x" * 7).unpack
+"""The low 64 bits of each of the seven lanes as four 16-bit pieces (lowest first), from
+the 112 bytes of the packed int."""
 
 
 def draw7(rng: int) -> tuple[list[int], int]:
@@ -81,26 +80,19 @@ def draw7(rng: int) -> tuple[list[int], int]:
     z ^= (z >> 27) & _LANES
     z = (z * 0x94D049BB133111EB) & _LANES
     z ^= (z >> 31) & _LANES
-    halves: tuple[int, ...] = _UNPACK7(z.to_bytes(112, "little"))
-    al, ah, bl, bh, cl, ch, dl, dh, el, eh, fl, fh, gl, gh = halves
-    # A draw x (64 bits, halves h and l) picks (x * n) >> 64, worked out on the halves as
-    # (h * n + (l * n >> 32)) >> 32: the same number, from products that fit a machine
-    # word (no big-integer arithmetic in the compiled build).
+    pieces: tuple[int, ...] = _UNPACK7(z.to_bytes(112, "little"))
     pool = _RANGE52[:]
-    j = (ah * 52 + (al * 52 >> _M32)) >> _M32
-    pool[0], pool[j] = pool[j], pool[0]
-    j = ((bh * 51 + (bl * 51 >> _M32)) >> _M32) + 1
-    pool[1], pool[j] = pool[j], pool[1]
-    j = ((ch * 50 + (cl * 50 >> _M32)) >> _M32) + 2
-    pool[2], pool[j] = pool[j], pool[2]
-    j = ((dh * 49 + (dl * 49 >> _M32)) >> _M32) + 3
-    pool[3], pool[j] = pool[j], pool[3]
-    j = ((eh * 48 + (el * 48 >> _M32)) >> _M32) + 4
-    pool[4], pool[j] = pool[j], pool[4]
-    j = ((fh * 47 + (fl * 47 >> _M32)) >> _M32) + 5
-    pool[5], pool[j] = pool[j], pool[5]
-    j = ((gh * 46 + (gl * 46 >> _M32)) >> _M32) + 6
-    pool[6], pool[j] = pool[j], pool[6]
+    for i in range(7):
+        # Draw i (64 bits, pieces p0..p3) picks (x * n) >> 64 with n = 52 - i, worked out
+        # piece by piece with the carries: the same number, from products of small ints
+        # (machine-word arithmetic in the compiled build, no big integers).
+        n = 52 - i
+        k = 4 * i
+        t = (pieces[k] * n) >> 16
+        t = (pieces[k + 1] * n + t) >> 16
+        t = (pieces[k + 2] * n + t) >> 16
+        j = ((pieces[k + 3] * n + t) >> 16) + i
+        pool[i], pool[j] = pool[j], pool[i]
     return pool[:7], (rng + _STEP7) & _MASK64
 
 
