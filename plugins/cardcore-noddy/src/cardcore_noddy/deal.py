@@ -62,9 +62,8 @@ _LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
 _LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
 """Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
 _STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
-_UNPACK7: Final = struct.Struct("<" + "HHHH8x" * 7).unpack
-"""The low 64 bits of each of the seven lanes as four 16-bit pieces (lowest first), from
-the 112 bytes of the packed int."""
+_UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
+"""The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
 
 
 def draw7(rng: int) -> tuple[list[int], int]:
@@ -80,19 +79,22 @@ def draw7(rng: int) -> tuple[list[int], int]:
     z ^= (z >> 27) & _LANES
     z = (z * 0x94D049BB133111EB) & _LANES
     z ^= (z >> 31) & _LANES
-    pieces: tuple[int, ...] = _UNPACK7(z.to_bytes(112, "little"))
+    a, b, c, d, e, f, g = _UNPACK7(z.to_bytes(112, "little"))
     pool = _RANGE52[:]
-    for i in range(7):
-        # Draw i (64 bits, pieces p0..p3) picks (x * n) >> 64 with n = 52 - i, worked out
-        # piece by piece with the carries: the same number, from products of small ints
-        # (machine-word arithmetic in the compiled build, no big integers).
-        n = 52 - i
-        k = 4 * i
-        t = (pieces[k] * n) >> 16
-        t = (pieces[k + 1] * n + t) >> 16
-        t = (pieces[k + 2] * n + t) >> 16
-        j = ((pieces[k + 3] * n + t) >> 16) + i
-        pool[i], pool[j] = pool[j], pool[i]
+    j = (a * 52) >> 64
+    pool[0], pool[j] = pool[j], pool[0]
+    j = ((b * 51) >> 64) + 1
+    pool[1], pool[j] = pool[j], pool[1]
+    j = ((c * 50) >> 64) + 2
+    pool[2], pool[j] = pool[j], pool[2]
+    j = ((d * 49) >> 64) + 3
+    pool[3], pool[j] = pool[j], pool[3]
+    j = ((e * 48) >> 64) + 4
+    pool[4], pool[j] = pool[j], pool[4]
+    j = ((f * 47) >> 64) + 5
+    pool[5], pool[j] = pool[j], pool[5]
+    j = ((g * 46) >> 64) + 6
+    pool[6], pool[j] = pool[j], pool[6]
     return pool[:7], (rng + _STEP7) & _MASK64
 
 
