@@ -190,7 +190,8 @@ def test_legal_plays_are_listed_highest_rank_first_then_by_suit(preset: str) -> 
                 top = max((c % 13 for c in range(52) if hand >> c & 1), default=-1)
                 fits = [c for c in range(52) if hand >> c & 1 and c % 13 == top]
             fits.sort(key=lambda c: (-(c % 13), c // 13))
-            assert list(legal) == ([Play(DECK_52[c]) for c in fits] or [TurnUp()])
+            want: list[object] = [Play(DECK_52[c]) for c in fits] or [TurnUp()]
+            assert list(legal) == want
             many += len(fits) >= 3
             state = game.apply(state, legal[rng.randrange(len(legal))])
     assert many > 20  # the listings of three and four cards were met
