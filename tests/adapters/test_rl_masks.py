@@ -71,3 +71,32 @@ def test_a_long_listing_with_a_set_missing_from_the_index_is_named() -> None:
     assert len(subsets) >= _MANY_SUBSETS
     with pytest.raises(KeyError, match="is not in the action index"):
         encoder._fill(bytearray(52), subsets)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "most"), [("box", 4, 4), ("noddy", 2, 3), ("nestors", 4, 36)]
+)
+def test_the_mask_marks_exactly_the_legal_actions_few_or_many(
+    game_id: str, players: int, most: int
+) -> None:
+    """The step's mask (a plain loop for a few legal actions, ``map`` for more) marks
+    exactly the legal actions' indexes, met for the first time or again, in seeded games."""
+    env = pz.env(game_id, players)
+    codec = env.codec
+    assert isinstance(codec, TableCodec)
+    encoder = ObservationEncoder(codec)
+    index = codec.actions
+    game = env.game
+    rng = random.Random(9)
+    sizes = set()
+    for seed in range(4):
+        state = game.initial_state(players, seed)
+        while (seat := game.current_player(state)) is not None:
+            obs = game.observe(state, seat)
+            legal = list(obs.legal_actions)
+            sizes.add(len(legal))
+            mask = encoder.encode(obs)["action_mask"]
+            assert mask.nonzero()[0].tolist() == sorted(index.index(a) for a in legal)
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert 1 in sizes
+    assert max(sizes) > 4 if most > 4 else max(sizes) <= most  # Nestors takes both ways

@@ -167,3 +167,31 @@ def test_nothing_is_legal_after_the_game() -> None:
         s = game.apply(s, legal[rng.randrange(len(legal))])
     refused(game, s, TurnUp(), "the game is over")
     assert game.legal_actions(s) == ()
+
+
+@pytest.mark.parametrize("preset", ["default", "pagat"])
+def test_legal_plays_are_listed_highest_rank_first_then_by_suit(preset: str) -> None:
+    """The legal plays are every hand card that may be led (BX-4.3) or follow (BX-4.4),
+    highest rank first and then by suit, at every decision of many seeded games."""
+    from cardcore import load_game
+
+    game = load_game("box", preset=preset)
+    rng = random.Random(3)
+    many = 0
+    for seed in range(40):
+        state = game.initial_state(4, seed)
+        while (seat := game.current_player(state)) is not None:
+            legal = game.legal_actions(state)
+            hand = state.table.masks[HAND + seat]
+            order = state.table.orders[TABLE]
+            if order:
+                fits = [c for c in range(52) if hand >> c & 1 and c % 13 <= order[-1] % 13]
+            else:
+                top = max((c % 13 for c in range(52) if hand >> c & 1), default=-1)
+                fits = [c for c in range(52) if hand >> c & 1 and c % 13 == top]
+            fits.sort(key=lambda c: (-(c % 13), c // 13))
+            want: list[object] = [Play(DECK_52[c]) for c in fits] or [TurnUp()]
+            assert list(legal) == want
+            many += len(fits) >= 3
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert many > 20  # the listings of three and four cards were met

@@ -103,3 +103,34 @@ def test_packed_facts_are_the_facts_as_float32() -> None:
         legal = game.legal_actions(state)
         state = game.apply(state, legal[rng.randrange(len(legal))])
     assert checked > 50
+
+
+@pytest.mark.parametrize("preset", ["default", "pagat"])
+def test_packed_history_equals_the_plain_history_over_many_games(preset: str) -> None:
+    """The per-card history packed once per round and patched per card (BX-8.1) equals
+    ``box_facts`` packed afresh, for every seat, over many seeded random games played
+    three at a time (so the kept packings switch between games)."""
+    import random
+    import struct
+
+    from cardcore_box.encoding import box_facts_bytes
+
+    game = load_game("box", preset=preset)
+    rng = random.Random(17)
+    checked = boxed = 0
+    for first in range(0, 24, 3):
+        states = [game.initial_state(4, seed) for seed in range(first, first + 3)]
+        while any(game.current_player(s) is not None for s in states):
+            for i, state in enumerate(states):
+                if game.current_player(state) is None:
+                    continue
+                for seat in (-1, 0, 1, 2, 3):
+                    obs = game.observe(state, seat)
+                    plain = struct.pack(f"<{FACTS_SIZE}f", *box_facts(obs))
+                    assert box_facts_bytes(obs) == plain
+                    checked += 1
+                    boxed += True in obs.from_box
+                legal = game.legal_actions(state)
+                states[i] = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked > 2000
+    assert boxed > 100  # box plays in the current round were written too

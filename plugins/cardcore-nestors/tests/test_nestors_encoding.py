@@ -105,6 +105,35 @@ def test_packed_facts_are_the_facts_as_float32() -> None:
     assert checked > 1000
 
 
+@pytest.mark.parametrize("preset", ["default", "pagat"])
+def test_tricks_packed_one_at_a_time_equal_the_facts_over_many_games(preset: str) -> None:
+    """The trick history packed one finished trick at a time (NS-8.1) equals
+    ``nestors_facts`` packed afresh, for every seat at every decision of many seeded
+    games of short matches, each game played through (so each trick adds to the last)."""
+    import struct
+
+    from cardcore_nestors.encoding import nestors_facts_packer
+
+    game = load_game("nestors", preset=preset, threshold=200)
+    assert isinstance(game, Nestors)
+    packed = nestors_facts_packer(200, game.max_deals)
+    rng = random.Random(8)
+    checked = tricks_seen = 0
+    for seed in range(6):
+        state = game.initial_state(4, seed)
+        while game.current_player(state) is not None:
+            for seat in (-1, 0, 1, 2, 3):
+                obs = game.observe(state, seat)
+                want = struct.pack(f"<{FACTS_SIZE}f", *nestors_facts(obs, 200, game.max_deals))
+                assert packed(obs) == want
+                checked += 1
+                tricks_seen = max(tricks_seen, len(obs.play.done))
+            legal = game.legal_actions(state)
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked > 2000
+    assert tricks_seen >= 8  # deals were played deep into their tricks
+
+
 # ---- every call of the auction, in order (NS-4.1 to NS-4.4, NS-8.1) --------------------
 
 

@@ -60,9 +60,9 @@ _LANES: Final = 26
 _LANE_ONES: Final = sum(1 << (128 * k) for k in range(_LANES))
 _LANE_MASK: Final = _M64 * _LANE_ONES
 _LANE_STEPS: Final = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(_LANES))
-_LANE_HALVES: Final = struct.Struct("<" + "II8x" * _LANES)
-"""Reads each lane's low and high 32 bits (the two indices of one draw)."""
-_DOWN_FROM_51: Final = tuple(range(51, 0, -1))
+_LANE_PIECES: Final = struct.Struct("<" + "HHHH8x" * _LANES)
+"""Reads each lane's low 64 bits as four 16-bit pieces, lowest first: the low and high
+32-bit halves (the two indices of one draw) are pieces 0-1 and 2-3."""
 
 
 def shuffle52(rng: int) -> tuple[list[int], int]:
@@ -78,9 +78,14 @@ def shuffle52(rng: int) -> tuple[list[int], int]:
     z = ((z ^ (z >> 27)) & _LANE_MASK) * 0x94D049BB133111EB & _LANE_MASK
     z ^= z >> 31  # each lane's low 64 bits are now its draw
     order = list(range(52))
-    halves = _LANE_HALVES.unpack(z.to_bytes(16 * _LANES, "little"))
-    # The 52nd half would swap position 0 with itself: zip stops before it.
-    for i, x in zip(_DOWN_FROM_51, halves, strict=False):
-        j = (x * (i + 1)) >> 32
+    pieces: tuple[int, ...] = _LANE_PIECES.unpack(z.to_bytes(16 * _LANES, "little"))
+    # Swap n takes half x = p1 * 2**16 + p0 (pieces 2n and 2n + 1) and picks
+    # (x * (i + 1)) >> 32, worked out piece by piece with the carry: the same number from
+    # products of small ints (machine-word arithmetic in the compiled build). The 52nd
+    # half would swap position 0 with itself, so the loop stops before it.
+    for n in range(51):
+        i = 51 - n
+        m = i + 1
+        j = (pieces[2 * n + 1] * m + ((pieces[2 * n] * m) >> 16)) >> 16
         order[i], order[j] = order[j], order[i]
     return order, (rng + _LANES * _GAMMA) & _M64

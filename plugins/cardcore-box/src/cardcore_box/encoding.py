@@ -157,9 +157,68 @@ def box_facts_bytes(obs: BoxObservation) -> bytes:
             _box_plays_bytes(played_by, from_box) if True in from_box else _NO_BOX_PLAYS[1],
             _RECENT[played_by[-LAST_PLAYS:], from_box[-LAST_PLAYS:]][1],
             tail,
-            _HISTORY_STRUCT.pack(*_history(obs)),
+            _history_bytes(obs),
         )
     )
+
+
+def _history_bytes(obs: BoxObservation) -> bytes | bytearray:
+    """:func:`_history` packed as float32s, without packing 520 floats on every step.
+
+    The finished rounds' part is kept packed (:func:`_rounds_history_bytes`); the cards
+    of the current round are written into a copy of it, each float of :func:`_mark` in
+    its place.
+    """
+    packed = _rounds_history_bytes(obs.rounds)
+    played_by = obs.played_by
+    if not played_by:
+        return packed
+    out = bytearray(packed)
+    _write_plays(out, obs.table.orders[TABLE], played_by, obs.from_box, obs.round)
+    return out
+
+
+def _write_plays(
+    out: bytearray,
+    cards: tuple[int, ...],
+    played_by: tuple[int, ...],
+    from_box: tuple[bool, ...],
+    round_: int,
+) -> None:
+    """:func:`_mark` each of ``cards`` in packed history bytes."""
+    boxed_round = _BOXED_ROUND[round_ if round_ < ROUNDS_SCALE else ROUNDS_SCALE]
+    one = _ONE_BYTES
+    for card, seat, boxed in zip(cards, played_by, from_box, strict=True):
+        at = _CARD_BYTES * card
+        out[at + 4 * seat : at + 4 * seat + 4] = one
+        out[at + _BOX_AT : at + _BOX_AT + 8] = boxed_round[1] if boxed else boxed_round[0]
+
+
+def _rounds_history_bytes(rounds: tuple[RoundResult, ...]) -> bytes:
+    """:func:`_rounds_history` packed as float32s, kept for the latest ``rounds``.
+
+    The same tuple (by identity) is answered from the kept bytes; one more round than
+    the kept ones (the rest equal) is written into a copy of them, as
+    :func:`_rounds_history` would add it; anything else is packed afresh.
+    """
+    kept_rounds, kept = _ROUNDS_BYTES[0]
+    if kept_rounds is rounds:
+        return kept
+    n = len(kept_rounds)
+    if len(rounds) == n + 1 and rounds[:n] == kept_rounds:
+        r = rounds[n]
+        out = bytearray(kept)
+        _write_plays(out, tuple(c.id for c in r.cards), r.played_by, r.from_box, r.number)
+        if r.turned_up is not None:
+            at = _CARD_BYTES * r.turned_up.id
+            number = r.number if r.number < ROUNDS_SCALE else ROUNDS_SCALE
+            out[at + _BOX_AT + 4 : at + _BOX_AT + 8] = _BOXED_ROUND[number][0][4:]
+            out[at + _BOX_AT + 8 + 4 * r.stuck : at + _BOX_AT + 12 + 4 * r.stuck] = _ONE_BYTES
+        packed = bytes(out)
+    else:
+        packed = _HISTORY_STRUCT.pack(*_rounds_history(rounds))
+    _ROUNDS_BYTES[0] = (rounds, packed)
+    return packed
 
 
 def _round_tail_bytes(last: RoundResult | None) -> bytes:
@@ -294,14 +353,34 @@ _ELIMINATED_BYTES: Final = _Packed(
 _DRAW_BYTES: Final = _Packed(lambda draws: [_QUARTERS[min(d, 4)] for d in draws])
 _NO_ROUND_BYTES: Final = _pack(_NO_ROUND)
 _LAST_TAIL: Final[list[tuple[RoundResult | None, bytes]]] = [(None, _NO_ROUND_BYTES)]
+"""The last round record packed most recently and its bytes (one entry, by identity:
+the entry holds the record, so no other object can take its id while it is kept)."""
 _ROUNDS_KEPT: Final[list[tuple[tuple[RoundResult, ...], list[float]]]] = [
     ((), [0.0] * _HISTORY_SIZE)
 ]
 """The rounds whose per-card facts were built most recently, and those facts (by
 identity, like ``_LAST_TAIL``)."""
 _HISTORY_STRUCT: Final = struct.Struct(f"<{_HISTORY_SIZE}f")
-"""The last round record packed most recently and its bytes (one entry, by identity:
-the entry holds the record, so no other object can take its id while it is kept)."""
+"""Packs the per-card history (:func:`_history`)."""
+_ROUNDS_BYTES: Final[list[tuple[tuple[RoundResult, ...], bytes]]] = [
+    ((), _HISTORY_STRUCT.pack(*([0.0] * _HISTORY_SIZE)))
+]
+"""The rounds whose per-card facts were packed most recently, and those bytes (by
+identity, like ``_ROUNDS_KEPT``)."""
+_CARD_BYTES: Final = 4 * _PER_CARD
+"""The bytes of one card's facts in the packed history."""
+_BOX_AT: Final = 4 * NUM_PLAYERS
+"""Where a card's "from a box" and round floats start, in bytes from the card's first."""
+_ONE_BYTES: Final = struct.pack("<f", 1.0)
+_BOXED_ROUND: Final = tuple(
+    (
+        struct.pack("<2f", 0.0, scaled(r, ROUNDS_SCALE)),
+        struct.pack("<2f", 1.0, scaled(r, ROUNDS_SCALE)),
+    )
+    for r in range(ROUNDS_SCALE + 1)
+)
+"""Per round number (from ``ROUNDS_SCALE`` on, the same), the packed "from a box" flag
+and round of a card played from the hand and from a box."""
 _BOX_PLAYS: Final = {
     counts: _part(_QUARTERS[c] for c in counts)
     for counts in itertools.product(range(BOX_SIZE + 1), repeat=NUM_PLAYERS)

@@ -159,7 +159,7 @@ def end_round(
         box_draws,
         eliminated,
     )
-    rounds = (*state.rounds, result)
+    rounds = state.rounds + (result,)  # noqa: RUF005 (one copy, no list when compiled)
     # BX-4.1: the winner leads, or the next active player clockwise from them.
     over = active.bit_count() <= 1  # BX-5.4
     leader = winner if (active >> winner) & 1 or not active else NEXT_CW[active][winner]

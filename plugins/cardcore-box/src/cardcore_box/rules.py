@@ -101,11 +101,22 @@ def _plays(m: int) -> tuple[BoxAction, ...]:
         if _SHOW_ORDER[hi] < _SHOW_ORDER[lo]:
             return (_PLAYS[hi], _PLAYS[lo])
         return (_PLAYS[lo], _PLAYS[hi])
-    return tuple(sorted(Play.singles(m), key=_SHOWN_AT.__getitem__))
+    # Three or four cards: rank by rank from the highest, each rank's cards by suit.
+    out: list[BoxAction] = []
+    ranks = (m | m >> 13 | m >> 26 | m >> 39) & _LOW13
+    while ranks:
+        r = ranks.bit_length() - 1
+        ranks ^= 1 << r
+        for c in _OF_RANK_IDS[r]:
+            if (m >> c) & 1:
+                out.append(_PLAYS[c])
+    return tuple(out)
 
 
-_SHOWN_AT: Final[dict[BoxAction, int]] = {_PLAYS[c]: _SHOW_ORDER[c] for c in range(52)}
-"""Per play, its place in a listing of legal actions."""
+_OF_RANK_IDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(s * 13 + r for s in range(4)) for r in range(13)
+)
+"""Per rank index, the ids of its four cards by suit."""
 
 
 # Compiled by mypyc into a native class that Python classes may still subclass (not
@@ -315,7 +326,10 @@ class Box(GameText[BoxAction, BoxObservation]):
         masks = list(t.masks)
         masks[src] ^= bit
         masks[TABLE] |= bit
-        orders = (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), (*order, c), ())
+        # Tuples grow by concatenation: one copy (a starred display goes through a list
+        # in the compiled build).
+        grown = order + (c,)  # noqa: RUF005
+        orders = (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), grown, ())
         k0, k1, k2, k3 = t.known
         t = new_table((t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit)))
         # BX-4.5: an equal rank reverses the direction; BX-4.4, BX-4.7: the next active
@@ -324,8 +338,8 @@ class Box(GameText[BoxAction, BoxObservation]):
         if order and _RANK[order[-1]] == _RANK[c]:
             direction = -direction
         nxt = NEXT[direction][state.active][cur]
-        played_by = (*state.played_by, cur)
-        from_box = (*state.from_box, boxed)
+        played_by = state.played_by + (cur,)  # noqa: RUF005 (one copy, as above)
+        from_box = state.from_box + (boxed,)  # noqa: RUF005
         if not masks[BOX + nxt] and not masks[HAND + nxt] & _FOLLOW[c]:
             # BX-4.6b: stuck with an empty box; the round ends, nothing else moves.
             return end_round(

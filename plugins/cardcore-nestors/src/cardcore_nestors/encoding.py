@@ -197,23 +197,61 @@ _CARD_AT: Final = {c: i for i, c in enumerate(DECK_36)}
 def _tricks_facts(tricks: tuple[TrickRecord, ...]) -> list[float]:
     out = [0.0] * _TRICKS_SIZE
     for t in tricks:
-        taken = [c for c in (*t.cards, t.carry) if c != t.left]
-        if t.number == 1:  # the bidder's trump; the row cards were played by nobody
-            played: tuple[tuple[Card, int | None], ...] = (
-                (t.cards[0], t.leader),
-                *((c, None) for c in t.cards[1:]),
-            )
-        else:
-            played = tuple((c, (t.leader + i) % 4) for i, c in enumerate(t.cards))
-        for card, seat in played:
-            at = 9 * _CARD_AT[card]
-            if seat is not None:
-                out[at + seat] = 1.0
-            out[at + 4] = t.number / 12
-        for card in taken:
-            at = 9 * _CARD_AT[card]
-            out[at + 5 : at + 9] = _SEAT_HOT[t.winner]
+        _mark_trick(out, t)
     return out
+
+
+def _mark_trick(out: list[float], t: TrickRecord) -> None:
+    """Write one finished trick's facts: who played each card, when, and who took it."""
+    taken = [c for c in (*t.cards, t.carry) if c != t.left]
+    if t.number == 1:  # the bidder's trump; the row cards were played by nobody
+        played: tuple[tuple[Card, int | None], ...] = (
+            (t.cards[0], t.leader),
+            *((c, None) for c in t.cards[1:]),
+        )
+    else:
+        played = tuple((c, (t.leader + i) % 4) for i, c in enumerate(t.cards))
+    for card, seat in played:
+        at = 9 * _CARD_AT[card]
+        if seat is not None:
+            out[at + seat] = 1.0
+        out[at + 4] = t.number / 12
+    for card in taken:
+        at = 9 * _CARD_AT[card]
+        out[at + 5 : at + 9] = _SEAT_HOT[t.winner]
+
+
+_TRICKS_STRUCT: Final = struct.Struct(f"<{_TRICKS_SIZE}f")
+
+
+def _tricks_packer() -> Callable[[tuple[TrickRecord, ...]], bytes]:
+    """:func:`_tricks_facts` packed, each finished trick worked out once.
+
+    The tricks of a deal grow one at a time: the latest tuple's floats and bytes are
+    kept, the same tuple (by identity) is answered from them, and a tuple of one more
+    trick than the kept ones (the rest equal) marks only that trick on a copy of the
+    kept floats, as :func:`_tricks_facts` would, in the same order. Anything else (a
+    new deal, another game) is worked out afresh.
+    """
+    kept: list[tuple[tuple[TrickRecord, ...], list[float], bytes]] = [
+        ((), [0.0] * _TRICKS_SIZE, _TRICKS_STRUCT.pack(*([0.0] * _TRICKS_SIZE)))
+    ]
+
+    def packed(tricks: tuple[TrickRecord, ...]) -> bytes:
+        old, floats, data = kept[0]
+        if old is tricks:
+            return data
+        n = len(old)
+        if len(tricks) == n + 1 and tricks[:n] == old:
+            floats = list(floats)
+            _mark_trick(floats, tricks[n])
+        else:
+            floats = _tricks_facts(tricks)
+        data = _TRICKS_STRUCT.pack(*floats)
+        kept[0] = (tricks, floats, data)
+        return data
+
+    return packed
 
 
 def nestors_facts_packer(threshold: int, max_deals: int) -> Callable[[NestorsObservation], bytes]:
@@ -237,7 +275,7 @@ def nestors_facts_packer(threshold: int, max_deals: int) -> Callable[[NestorsObs
     scored = PackedFacts[MatchInfo](
         lambda m: _calls_facts(_scored_calls(m)), CALL_SLOTS * CALL_SIZE
     )
-    tricks_of = PackedFacts[tuple[TrickRecord, ...]](_tricks_facts, _TRICKS_SIZE)
+    tricks_of = _tricks_packer()
     phase = _PHASE_BYTES
     tail = struct.Struct("<2f")
 
