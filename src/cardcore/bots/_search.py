@@ -21,6 +21,7 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Self, final
 
+from cardcore._build import mypyc_attr
 from cardcore._game import Game
 from cardcore._hooks import SearchHints
 from cardcore.bots._parallel import RootPool, check_workers, split
@@ -244,6 +245,7 @@ def _resolve(
     return h, play
 
 
+@mypyc_attr(native_class=False)
 class _SearchProcesses:
     """What a search bot with ``workers=N`` does with its process pool between decisions."""
 
@@ -265,6 +267,7 @@ class _SearchProcesses:
         self.close()
 
 
+@mypyc_attr(native_class=False)
 @final
 class ISMCTSBot(_SearchProcesses):
     """Single-observer information-set Monte Carlo tree search (Cowling et al., 2012).
@@ -444,11 +447,7 @@ class ISMCTSBot(_SearchProcesses):
                 e.avail += st[2]
         self.last_tree = root
         self.last_iterations = done
-        edges = root.edges
-        return max(
-            legal,
-            key=lambda a: (edges[a].n, edges[a].w / edges[a].n) if a in edges else (-1, 0.0),
-        )
+        return _most_visited(legal, root.edges)
 
 
 def _ismcts_search(bot: ISMCTSBot, observation: Any, legal: Any) -> Any:
@@ -539,13 +538,31 @@ def _ismcts_search(bot: ISMCTSBot, observation: Any, legal: Any) -> Any:
         root.kids = {}
     bot.last_tree = root
     bot.last_iterations = done
-    edges = root.edges
-    return max(
-        legal,
-        key=lambda a: (edges[a].n, edges[a].w / edges[a].n) if a in edges else (-1, 0.0),
-    )
+    return _most_visited(legal, root.edges)
 
 
+def _most_visited(legal: Sequence[Any], edges: dict[Any, _Edge]) -> Any:
+    """The legal action visited most (ties: the better mean, then the first), as ``max``."""
+    best, key = legal[0], (-2, 0.0)
+    for a in legal:
+        e = edges.get(a)
+        k = (e.n, e.w / e.n) if e is not None else (-1, 0.0)
+        if k > key:
+            best, key = a, k
+    return best
+
+
+def _best_mean(totals: Sequence[float], counts: Sequence[int]) -> int:
+    """The index of the best mean reward (``-1.0`` where nothing was played; ties: first)."""
+    means = [t / k if k else -1.0 for t, k in zip(totals, counts, strict=True)]
+    best = 0
+    for i in range(1, len(means)):
+        if means[i] > means[best]:
+            best = i
+    return best
+
+
+@mypyc_attr(native_class=False)
 @final
 class PIMCBot(_SearchProcesses):
     """Perfect-information Monte Carlo: flat Monte Carlo over sampled determinisations.
@@ -632,7 +649,7 @@ class PIMCBot(_SearchProcesses):
             return self._root_parallel(self._pool, observation, legal)
         with _collector_paused():
             totals, counts = self._evaluate(observation, legal)
-        return max(legal, key=lambda a: totals[a] / counts[a] if counts[a] else -1.0)
+        return legal[_best_mean([totals[a] for a in legal], [counts[a] for a in legal])]
 
     def share(
         self, seed: int, determinizations: int | None, seconds: float | None, observation: Any
@@ -677,8 +694,7 @@ class PIMCBot(_SearchProcesses):
                 totals[i] += t
                 counts[i] += k
         self.last_samples = done
-        best = max(range(len(legal)), key=lambda i: totals[i] / counts[i] if counts[i] else -1.0)
-        return legal[best]
+        return legal[_best_mean(totals, counts)]
 
     def _evaluate(self, observation: Any, legal: Any) -> tuple[dict[Any, float], dict[Any, int]]:
         """Each legal action's total reward and play-out count over the samples."""
