@@ -144,6 +144,44 @@ def test_the_build_is_the_one_this_venv_was_made_with() -> None:
         assert not any(compiled.values()), compiled
 
 
+def test_every_listed_core_module_is_compiled() -> None:
+    """The compiled venv loads each module of ``mypyc-modules`` compiled; an editable one none."""
+    import tomllib
+
+    from cardcore._build import compiled_modules
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
+    names = {
+        p.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        for p in listed["mypyc-modules"]
+    }
+    assert {
+        "cardcore._actions",
+        "cardcore._lazy",
+        "cardcore._table",
+        "cardcore.bots._tree",
+    } <= names
+    assert set(compiled_modules("cardcore")) == (names if EXPECT_COMPILED else set())
+
+
+def test_lazy_actions_keep_their_own_abc_registry() -> None:
+    """A list or tuple is no lazy sequence, even once ``Sequence`` has cached it."""
+    from collections.abc import Sequence
+
+    from cardcore import CardSubsets, ConcatActions, LazyActions
+
+    assert isinstance([], Sequence) and isinstance((), Sequence) and isinstance("", Sequence)
+    for cls in (LazyActions, ConcatActions, CardSubsets):
+        assert not isinstance([], cls) and not isinstance((), cls) and not isinstance("", cls)
+        assert not issubclass(list, cls) and not issubclass(tuple, cls)
+    lazy = ConcatActions((1, 2))
+    assert isinstance(lazy, Sequence) and isinstance(lazy, LazyActions)
+    assert lazy == (1, 2)
+    assert lazy != [1, 2]
+    assert lazy != (1,) and lazy != "x"  # noqa: PLR1714
+
+
 def test_version_and_bench_name_the_loaded_build() -> None:
     """``--version`` ends with a Build line, and the bench's machine facts carry it too."""
     from cardcore._bench import machine_info

@@ -16,9 +16,11 @@ importable from here too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Final, Self, TypeVar
 
+from cardcore._build import mypyc_attr
 from cardcore._cards import Card, parse_cards
 from cardcore._lazy import CardSubsets, ConcatActions, LazyActions
 
@@ -27,20 +29,23 @@ __all__ = ["CardAction", "CardSubsets", "ConcatActions", "LazyActions", "WordAct
 T = TypeVar("T", bound="CardAction")
 
 _CARDS: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
-_NEW: Final = object.__new__
 _ALL: Final = 1 << 52
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _Shared:
-    """An action value shared by everyone who makes it: frozen, and its own copy."""
+    """An action value shared by everyone who makes it: frozen, and its own copy.
+
+    A subclass is frozen by :func:`_freeze` (from its base's ``__init_subclass__``), not
+    by a ``__setattr__`` here: the compiled build (mypyc) refuses one in a class that
+    Python classes subclass.
+    """
 
     __slots__ = ()
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} actions are frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} actions are frozen")
+    def __new__(cls) -> Self:
+        """A new blank instance: for the bases' own factories only."""
+        return object.__new__(cls)
 
     def __copy__(self) -> Self:
         return self
@@ -49,6 +54,30 @@ class _Shared:
         return self
 
 
+def _refuse_set(self: object, name: str, value: object) -> None:
+    raise AttributeError(f"{type(self).__name__} actions are frozen")
+
+
+def _refuse_delete(self: object, name: str) -> None:
+    raise AttributeError(f"{type(self).__name__} actions are frozen")
+
+
+def _freeze(cls: type) -> None:
+    """Make the instances of an action class frozen, unless it sets attributes its own way.
+
+    The refusals are wrapped in ``partialmethod``, a descriptor, so that they receive the
+    instance also where this module is compiled (a compiled function binds to nothing).
+    """
+    refusals: tuple[tuple[str, Callable[..., None]], ...] = (
+        ("__setattr__", _refuse_set),
+        ("__delattr__", _refuse_delete),
+    )
+    for name, refuse in refusals:
+        if getattr(cls, name) is getattr(object, name):
+            setattr(cls, name, functools.partialmethod(refuse))
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CardAction(_Shared):
     """Base for an action named by a verb and a set of cards: ``play 7♦``, ``steal 4♠+4♦``.
 
@@ -91,6 +120,7 @@ class CardAction(_Shared):
     cards: tuple[Card, ...]
     mask: int
 
+    @classmethod
     def __init_subclass__(
         cls,
         *,
@@ -108,6 +138,7 @@ class CardAction(_Shared):
         cls._shared = {}
         cls._singles = None
         cls._by_suit = ({}, {}, {}, {})  # per suit: rank pattern -> its singles
+        _freeze(cls)
 
     def __new__(cls, cards: Card | Iterable[Card]) -> Self:
         """The action for one card or a collection of distinct cards.
@@ -117,7 +148,7 @@ class CardAction(_Shared):
         """
         if isinstance(cards, Card):
             return cls.from_mask(1 << cards.id)
-        t = tuple(cards)
+        t: tuple[object, ...] = tuple(cards)  # objects: a compiled build checks a Card's type
         mask = 0
         for c in t:
             if not isinstance(c, Card):
@@ -205,11 +236,12 @@ class CardAction(_Shared):
         return _deck_singles(cls, deck)
 
     @classmethod
-    def parse(cls, text: str) -> Self:
+    def parse(cls, text: object) -> Self:
         """Read the text form, e.g. ``play 7♦``, ``steal 4s+4d``, ``take 9♠ K♦``.
 
         The verb is matched without regard to case; cards may be separated by ``+``,
-        commas or spaces, in any order, written ``10♥``, ``10h`` or ``Th``.
+        commas or spaces, in any order, written ``10♥``, ``10h`` or ``Th``. Anything but
+        text gets the same error, in the compiled build too (hence ``object``).
 
         Raises:
             ValueError: naming the text when it is not such an action.
@@ -248,12 +280,6 @@ class CardAction(_Shared):
         return (type(self).from_mask, (self.mask,))
 
 
-_set_cards: Final[Callable[[CardAction, tuple[Card, ...]], None]] = CardAction.__dict__[
-    "cards"
-].__set__
-_set_mask: Final[Callable[[CardAction, int], None]] = CardAction.__dict__["mask"].__set__
-
-
 def _class_sizes(name: str, verb: str, sizes: Iterable[int], separator: str) -> tuple[int, ...]:
     """A :class:`CardAction` subclass's card counts, once its class keywords are checked.
 
@@ -270,7 +296,7 @@ def _class_sizes(name: str, verb: str, sizes: Iterable[int], separator: str) -> 
     return allowed
 
 
-def _parsed(cls: type[T], text: str) -> T:
+def _parsed(cls: type[T], text: object) -> T:
     """:meth:`CardAction.parse`: the action a text names, or an error naming the text."""
     words = text.strip().split(maxsplit=1) if isinstance(text, str) else []
     if len(words) != 2 or words[0].lower() != cls.verb:
@@ -298,9 +324,9 @@ def _new_action(cls: type[T], mask: int) -> T:
         m ^= low
     if cls.key is not None:
         ids.sort(key=cls.key)
-    action = _NEW(cls)
-    _set_cards(action, tuple(_CARDS[c] for c in ids))
-    _set_mask(action, mask)
+    action = _Shared.__new__(cls)
+    object.__setattr__(action, "cards", tuple([_CARDS[c] for c in ids]))
+    object.__setattr__(action, "mask", mask)
     return cls._shared.setdefault(mask, action)  # type: ignore[no-any-return]
 
 
@@ -355,6 +381,7 @@ def _deck_singles(cls: type[T], deck: int) -> Callable[[int], tuple[T, ...]]:
     return singles
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class WordAction(_Shared):
     """Base for an action without cards whose text is a fixed word: ``pass``, ``take back``.
 
@@ -380,6 +407,7 @@ class WordAction(_Shared):
     text: ClassVar[str]
     _one: ClassVar[Any]
 
+    @classmethod
     def __init_subclass__(cls, *, text: str, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if not text or text != " ".join(text.split()) or text.lower() != text:
@@ -387,7 +415,8 @@ class WordAction(_Shared):
                 f"{cls.__name__}: text must be lower-case words with single spaces, not {text!r}"
             )
         cls.text = text
-        cls._one = object.__new__(cls)
+        cls._one = _Shared.__new__(cls)
+        _freeze(cls)
 
     def __new__(cls) -> Self:
         """The one instance of the class."""

@@ -13,12 +13,14 @@ and ``tuple(legal)`` lists them all.
 
 from __future__ import annotations
 
+import abc
 import bisect
 import math
 import operator
-from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Final, Generic, TypeVar, cast, overload
+
+from cardcore._build import mypyc_attr
 
 if TYPE_CHECKING:
     from cardcore._actions import CardAction
@@ -30,6 +32,7 @@ B = TypeVar("B")
 C = TypeVar("C", bound="CardAction")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LazyActions(Sequence[A]):
     """Base for legal actions that are built only when read.
 
@@ -79,11 +82,11 @@ class LazyActions(Sequence[A]):
             raise ValueError(f"LazyActions.of: count must be at least 0, not {count}")
         return _ActionsOf(count, item, contains)
 
-    @abstractmethod
+    @abc.abstractmethod
     def __len__(self) -> int:
         """How many actions there are."""
 
-    @abstractmethod
+    @abc.abstractmethod
     def _item(self, index: int) -> A:
         """The action at ``index`` (``0 <= index < len(self)``)."""
 
@@ -111,13 +114,11 @@ class LazyActions(Sequence[A]):
         return any(a == value for a in self)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyActions | tuple):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-        return NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
+        if not isinstance(other, LazyActions | tuple):
+            return NotImplemented
+        # Not narrowed by the isinstance above: a compiled build would check the type again.
+        seq = cast("Sequence[object]", other)
+        return len(self) == len(seq) and all(a == b for a, b in zip(self, seq, strict=True))
 
     def __hash__(self) -> int:
         return hash(tuple(self))
@@ -160,6 +161,7 @@ class _ActionsOf(LazyActions[A]):
         return self._contains(value)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _SegmentedActions(LazyActions[A]):
     """Lazy actions in segments whose running ends are ``_ends``; no segment is empty.
 
@@ -189,6 +191,7 @@ class _SegmentedActions(LazyActions[A]):
         return LazyActions.__getitem__(self, index)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ConcatActions(_SegmentedActions[A]):
     """Several sequences of actions one after another, without copying them.
 
@@ -233,6 +236,20 @@ class ConcatActions(_SegmentedActions[A]):
     def __contains__(self, value: object) -> bool:
         return any(value in p for p in self._parts)
 
+
+def _own_abc_registry(*classes: type) -> None:
+    """Give each class its own ABC registry, as ``abc.ABCMeta`` gives a class it makes.
+
+    A class compiled with mypyc is made without ``ABCMeta.__new__``: it would read
+    ``Sequence``'s registry and caches, and ``isinstance([], LazyActions)`` would answer
+    as for ``Sequence``. The pure modules have their own already: nothing changes there.
+    """
+    for cls in classes:
+        if "_abc_impl" not in vars(cls):
+            abc._abc_init(cls)  # type: ignore[attr-defined]
+
+
+_own_abc_registry(LazyActions, _ActionsOf, _SegmentedActions, ConcatActions)
 
 _SIZES: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
 """The set sizes of :class:`CardSubsets` already checked: each sorted tuple of 1, 2, 3."""
@@ -285,12 +302,12 @@ def _card_keys(mask: int, weights: Sequence[int] | None) -> tuple[int, ...]:
 
 def _key(weights: Sequence[int], card: int) -> int:
     """A card's key: its weight, then its id, in one int (``weight << 6 | id``)."""
+    # Read as any object: a compiled build checks a value typed ``int`` as it reads it.
+    raw = cast("Sequence[object]", weights)[card]
     try:
-        weight = operator.index(weights[card])
+        weight = operator.index(raw)  # type: ignore[arg-type]
     except TypeError:
-        raise ValueError(
-            f"CardSubsets: weights must be ints, not {weights[card]!r} (card {card})"
-        ) from None
+        raise ValueError(f"CardSubsets: weights must be ints, not {raw!r} (card {card})") from None
     return weight << 6 | card
 
 
@@ -302,6 +319,7 @@ def _ids_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CardSubsets(_SegmentedActions[C], Generic[C]):
     """Every set of cards of a mask with an allowed size (and value), as card actions.
 
@@ -536,6 +554,8 @@ def _valued_segments(
             if size == 2:
                 break
 
+
+_own_abc_registry(CardSubsets)
 
 _CHOOSE: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(math.comb(k, size) for k in range(53)) for size in range(4)

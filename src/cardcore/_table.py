@@ -346,11 +346,8 @@ class CardTable(NamedTuple):
         layout = self[0]
         if not -1 <= seat < layout.num_seats:
             raise ValueError(f"no seat {seat} at a table of {layout.num_seats}")
-        view = _new_view(TableView)
-        _set_layout(view, layout)
-        _set_seat(view, seat)
-        _set_parts(view, _project(self, seat))
-        return view
+        sizes, known, orders = _project(self, seat)
+        return TableView(layout, seat, sizes, known, orders)
 
     def check(self) -> None:
         """Check the table's own invariants (card conservation, consistent knowledge).
@@ -493,9 +490,11 @@ class TableView:
         known: tuple[int, ...],
         orders: tuple[tuple[int, ...], ...],
     ) -> None:
-        _set_layout(self, layout)
-        _set_seat(self, seat)
-        _set_parts(self, (tuple(sizes), tuple(known), tuple(orders)))
+        # The attributes' own setters: a view is frozen to everyone else. A tuple passes
+        # through ``tuple`` as itself, so a view from :meth:`CardTable.view` copies nothing.
+        object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "_parts", (tuple(sizes), tuple(known), tuple(orders)))
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -523,10 +522,6 @@ class TableView:
             return NotImplemented
         assert isinstance(other, TableView)
         return self.seat == other.seat and self._parts == other._parts
-
-    def __ne__(self, other: object) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
 
     def __hash__(self) -> int:
         return hash((TableView, self.seat, self._parts))
@@ -624,13 +619,6 @@ def _card_id(text: object) -> int:
     from cardcore._cards import parse_card
 
     return parse_card(text).id if isinstance(text, str) else -1
-
-
-_new_view: Final = object.__new__
-_set_layout: Final[Callable[[TableView, Layout], None]] = TableView.__dict__["layout"].__set__
-_set_seat: Final[Callable[[TableView, int], None]] = TableView.__dict__["seat"].__set__
-_set_parts: Final[Callable[[TableView, _Parts], None]] = TableView.__dict__["_parts"].__set__
-"""The slots' own setters: a view is frozen to everyone else."""
 
 
 def sample_table(

@@ -85,7 +85,9 @@ def _stored(x: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for c in type(x).__mro__:
         slots = getattr(c, "__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
+        # A class compiled with mypyc lists its attributes in ``__mypyc_attrs__``.
+        compiled = vars(c).get("__mypyc_attrs__", ())
+        for name in (slots,) if isinstance(slots, str) else (*slots, *compiled):
             if name not in out and name not in ("__dict__", "__weakref__") and hasattr(x, name):
                 out[name] = getattr(x, name)
     d = getattr(x, "__dict__", None)
