@@ -32,7 +32,7 @@ from cardcore_nyuri import (
     Phase,
     Steal,
 )
-from cardcore_nyuri.bots import _sum_counts, heuristic_policy
+from cardcore_nyuri.bots import _sum_counts, count_value, heuristic_policy
 from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.steals import offer_actions
 
@@ -290,3 +290,31 @@ def test_searches_with_the_state_policy_grow_the_trees_of_the_bot() -> None:
             k += 1
             state = game.apply(state, heuristic.act(obs))
         assert {Phase.LAY, Phase.OFFER} <= phases
+
+
+def test_search_value_reads_the_outcome_from_the_counts() -> None:
+    """The play-out value's win share, read from the counts, is the outcome's reward
+    (NY-6: the highest counts share the win), for every seat of finished and unfinished
+    random games of both presets and two to four players."""
+    checked = 0
+    for preset in ("default", "pagat"):
+        game = load_game("nyuri", preset=preset)
+        assert isinstance(game, Nyuri)
+        for players in (2, 3, 4):
+            for seed in range(8):
+                rng = random.Random(seed)
+                state = game.initial_state(players, seed)
+                while True:
+                    outcome = game.outcome(state)
+                    counts = game.counts(state)
+                    for seat in range(players):
+                        won = outcome.reward(seat) if outcome is not None else 0.5
+                        other = max(c for s, c in enumerate(counts) if s != seat)
+                        margin = 0.5 + 0.5 * (counts[seat] - other) / 52
+                        assert count_value(game, state, seat) == 0.75 * won + 0.25 * margin
+                        checked += 1
+                    if game.current_player(state) is None:
+                        break
+                    legal = game.legal_actions(state)
+                    state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked > 10000

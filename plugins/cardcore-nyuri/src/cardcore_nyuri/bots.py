@@ -33,7 +33,7 @@ from cardcore_nyuri.actions import (
 from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.rules import Nyuri
 from cardcore_nyuri.state import NyuriObservation, NyuriState, Phase
-from cardcore_nyuri.steals import _VALUE_ABOVE
+from cardcore_nyuri.steals import _OF_VALUE, _VALUE_ABOVE, cheapest_set, highest_set
 
 __all__ = ["NyuriHeuristic", "count_value", "heuristic_policy"]
 
@@ -45,10 +45,6 @@ _OFFER_GUESS = 1.5
 _DECK: Final = (1 << 52) - 1
 _SUIT: Final[tuple[int, ...]] = tuple(0x1FFF << (13 * s) for s in range(4))
 """Per suit (0 ♣, 1 ♦, 2 ♥, 3 ♠), its cards as a mask."""
-_OF_VALUE: Final[tuple[int, ...]] = tuple(
-    sum(1 << (13 * s + v - 2) for s in range(4)) if v >= 2 else 0 for v in range(15)
-)
-"""Per value (2 to 14; 0 and 1 empty), the four cards of that value as a mask."""
 _DECLINE: Final = Decline()
 _TAKE_BACK: Final = TakeBack()
 _SWAP: Final = Swap()
@@ -56,6 +52,7 @@ _FOURTEEN_UP: Final = ~((1 << 14) - 1)
 """Target values 14 and more as bits: no single card beats them (NY-4.4a)."""
 _LAY: Final = Phase.LAY
 _OFFER: Final = Phase.OFFER
+_OVER: Final = Phase.OVER
 
 
 @final
@@ -234,16 +231,11 @@ class NyuriHeuristic:
         sets = hand & (hand - 1) != 0  # two cards or more (NY-4.4b, c)
         triples = sets and tv > 10 and hand.bit_count() >= 3  # NY-4.4c
         above = best if best > tv else tv
-        counts = _value_counts(hand)
         if self._pile:  # the most cards, then the cheapest set
-            if triples:
-                values = _cheapest(counts, 3, above)
-                if values:
-                    return _lowest_cards(hand, values)
-            if sets:
-                values = _cheapest(counts, 2, above)
-                if values:
-                    return _lowest_cards(hand, values)
+            if triples and (m := cheapest_set(hand, 3, above)):
+                return m
+            if sets and (m := cheapest_set(hand, 2, above)):
+                return m
             for v in range(2, 15):  # the cheapest single, the first in card order
                 if singles & _OF_VALUE[v]:
                     s = singles & _OF_VALUE[v]
@@ -251,9 +243,9 @@ class NyuriHeuristic:
             return 0
         # capture=hand: the strongest set, a single card before a set of the same value
         if triples and not self._penalty:
-            values = _highest(counts, 3)
-            if sum(values) > above:
-                return _lowest_cards(hand, values)
+            m = highest_set(hand, 3)
+            if _mask_value(m) > above:
+                return m
         pick = 0
         pick_value = 0
         for v in range(14, 1, -1):  # the strongest single, the first in card order
@@ -262,14 +254,14 @@ class NyuriHeuristic:
                 pick, pick_value = s & -s, v
                 break
         if sets:
-            values = _highest(counts, 2)
-            if sum(values) > above and sum(values) > pick_value:
-                pick = _lowest_cards(hand, values)
+            m = highest_set(hand, 2)
+            if _mask_value(m) > max(above, pick_value):
+                pick = m
         if pick or not (triples and self._penalty):
             return pick
         # Under the penalty rule (NY-4.5) three cards only when nothing smaller steals.
-        values = _highest(counts, 3)
-        return _lowest_cards(hand, values) if sum(values) > above else 0
+        m = highest_set(hand, 3)
+        return m if _mask_value(m) > above else 0
 
     def _offer_among(self, legal: Sequence[NyuriAction], best: int) -> NyuriAction:
         """The offer the rules of thumb choose, read from the legal actions themselves."""
@@ -367,74 +359,6 @@ class _LayOdds:
         else:
             p3 = 0.0
         return self.c2 * p2, self.c3 * p3
-
-
-def _value_counts(hand: int) -> list[int]:
-    """How many cards of each value (index 2 to 14) a hand holds."""
-    return [(hand & m).bit_count() for m in _OF_VALUE]
-
-
-def _highest(counts: list[int], size: int) -> list[int]:
-    """The values of the ``size`` highest cards (the hand holds at least ``size``)."""
-    out: list[int] = []
-    v = 14
-    while len(out) < size:
-        out.extend([v] * min(counts[v], size - len(out)))
-        v -= 1
-    return out
-
-
-def _cheapest(counts: list[int], size: int, above: int) -> list[int]:
-    """The values of the cheapest set of ``size`` cards worth more than ``above``.
-
-    Of the cheapest, the lowest values first (lexicographically least); ``[]`` if no set
-    of the hand is worth enough.
-    """
-    best: list[int] = []
-    best_sum = 43  # more than any three cards
-    for v1 in range(2, 15):
-        n1 = counts[v1]
-        if not n1:
-            continue
-        if size * v1 >= best_sum:
-            break
-        if size == 2:
-            v2 = _next_value(counts, max(v1, above + 1 - v1), v1, 1)
-            if v2 and v1 + v2 < best_sum:
-                best, best_sum = [v1, v2], v1 + v2
-        else:
-            for v2 in range(v1, 15):
-                if 2 * v2 + v1 >= best_sum:
-                    break
-                if counts[v2] < (2 if v2 == v1 else 1):
-                    continue
-                used = 2 if v2 == v1 else 1  # cards of v2's value already in the set
-                v3 = _next_value(counts, max(v2, above + 1 - v1 - v2), v2, used)
-                if v3 and v1 + v2 + v3 < best_sum:
-                    best, best_sum = [v1, v2, v3], v1 + v2 + v3
-        if best_sum == above + 1:  # nothing is cheaper than one point more
-            break
-    return best
-
-
-def _next_value(counts: list[int], low: int, same: int, used: int) -> int:
-    """The least value from ``low`` up with a card left; 0 if none.
-
-    ``used`` cards of value ``same`` are already in the set.
-    """
-    for v in range(low, 15):
-        if counts[v] > (used if v == same else 0):
-            return v
-    return 0
-
-
-def _lowest_cards(hand: int, values: list[int]) -> int:
-    """A set of hand cards of the given values: for each value, the lowest card ids."""
-    out = 0
-    for v in values:
-        rest = hand & _OF_VALUE[v] & ~out
-        out |= rest & -rest
-    return out
 
 
 # ---- the lay odds: pairs and triples of the unseen cards per total ---------------------
@@ -594,6 +518,12 @@ def count_value(game: Nyuri, state: NyuriState, seat: int) -> float:
     counts = game.counts(state)
     best_other = max(c for s, c in enumerate(counts) if s != seat)
     margin = 0.5 + 0.5 * (counts[seat] - best_other) / 52
-    outcome = game.outcome(state)
-    won = outcome.reward(seat) if outcome is not None else 0.5
+    if type(game) is Nyuri:  # its outcome's reward, without building the outcome
+        won = 0.5
+        if state.phase is _OVER:  # NY-6: the highest counts share the win
+            top = max(counts)
+            won = 1 / counts.count(top) if counts[seat] == top else 0.0
+    else:
+        outcome = game.outcome(state)
+        won = outcome.reward(seat) if outcome is not None else 0.5
     return (1 - _MARGIN_WEIGHT) * won + _MARGIN_WEIGHT * margin

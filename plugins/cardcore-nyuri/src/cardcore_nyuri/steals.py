@@ -22,13 +22,17 @@ from cardcore_nyuri.actions import (
     _mask_value,
 )
 
-__all__ = ["offer_actions", "offer_masks", "steal_problem"]
+__all__ = ["cheapest_set", "highest_set", "offer_actions", "offer_masks", "steal_problem"]
 
 _CARD: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
 _VALUE_ABOVE: Final[tuple[int, ...]] = tuple(
     sum(1 << c for c in range(52) if _VALUE[c] > t) for t in range(28)
 )
 """Per target value (at most K guarded by A, 27), the cards of any suit worth more."""
+_OF_VALUE: Final[tuple[int, ...]] = tuple(
+    sum(1 << (13 * s + v - 2) for s in range(4)) if v >= 2 else 0 for v in range(15)
+)
+"""Per value (2 to 14; 0 and 1 empty), the four cards of that value as a mask."""
 _ONLY_DECLINE: Final[tuple[NyuriAction, ...]] = (Decline(),)
 
 
@@ -123,3 +127,72 @@ def steal_problem(offer: int, target: int, guard: int = -1, *, any_suit: bool) -
     cards = "+".join(map(str, Steal.from_mask(offer).cards))
     shown = str(_CARD[target]) if guard < 0 else f"{_CARD[target]} guarded by {_CARD[guard]}"
     return f"{cards} cannot steal {shown}: {why}"
+
+
+# ---- the first set of a kind, without listing the sets ----------------------------------
+
+
+def highest_set(hand: int, size: int) -> int:
+    """The ``size`` cards of ``hand`` worth most together (it holds at least ``size``).
+
+    Of the sets worth as much, the one :func:`offer_actions` lists first: within each
+    value, the lowest card ids.
+    """
+    out = 0
+    left = size
+    v = 14
+    while left:
+        group = hand & _OF_VALUE[v]
+        while group and left:
+            low = group & -group
+            group ^= low
+            out |= low
+            left -= 1
+        v -= 1
+    return out
+
+
+def cheapest_set(hand: int, size: int, above: int) -> int:
+    """The cheapest set of ``size`` (2 or 3) cards of ``hand`` worth more than ``above``.
+
+    Found over the values the hand holds, not by listing its sets. Of the cheapest, the
+    one :func:`offer_actions` lists first: the lowest values first, and within each value
+    the lowest card ids. 0 when no set is worth enough.
+    """
+    counts = [(hand & m).bit_count() for m in _OF_VALUE]
+    best: list[int] = []
+    best_sum = 43  # more than any three cards
+    for v1 in range(2, 15):
+        if not counts[v1]:
+            continue
+        if size * v1 >= best_sum:
+            break
+        if size == 2:
+            v2 = _next_value(counts, max(v1, above + 1 - v1), v1, 1)
+            if v2 and v1 + v2 < best_sum:
+                best, best_sum = [v1, v2], v1 + v2
+        else:
+            for v2 in range(v1, 15):
+                if 2 * v2 + v1 >= best_sum:
+                    break
+                if counts[v2] < (2 if v2 == v1 else 1):
+                    continue
+                used = 2 if v2 == v1 else 1  # cards of v2's value already in the set
+                v3 = _next_value(counts, max(v2, above + 1 - v1 - v2), v2, used)
+                if v3 and v1 + v2 + v3 < best_sum:
+                    best, best_sum = [v1, v2, v3], v1 + v2 + v3
+        if best_sum == above + 1:  # nothing is cheaper than one point more
+            break
+    out = 0
+    for v in best:  # for each value, the lowest card id not taken yet
+        rest = hand & _OF_VALUE[v] & ~out
+        out |= rest & -rest
+    return out
+
+
+def _next_value(counts: list[int], low: int, same: int, used: int) -> int:
+    """The least value from ``low`` up with a card left (``used`` of ``same`` are taken)."""
+    for v in range(low, 15):
+        if counts[v] > (used if v == same else 0):
+            return v
+    return 0
