@@ -8,6 +8,7 @@ state, in every preset and option that changes a rule of thumb.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from math import comb
@@ -17,7 +18,7 @@ import attrs
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from cardcore import SPECTATOR, load_game
+from cardcore import SPECTATOR, CardSubsets, ConcatActions, load_game
 from cardcore.bots import ISMCTSBot
 from cardcore.testing import strategies
 from cardcore_nyuri import (
@@ -32,9 +33,10 @@ from cardcore_nyuri import (
     Phase,
     Steal,
 )
+from cardcore_nyuri.actions import _VALUE
 from cardcore_nyuri.bots import _sum_counts, count_value, heuristic_policy
 from cardcore_nyuri.options import NyuriOptions
-from cardcore_nyuri.steals import offer_actions
+from cardcore_nyuri.steals import offer_actions, offer_masks, steal_problem
 
 CONFIGS: list[dict[str, Any]] = [
     {"preset": "default"},
@@ -318,3 +320,54 @@ def test_search_value_reads_the_outcome_from_the_counts() -> None:
                     legal = game.legal_actions(state)
                     state = game.apply(state, legal[rng.randrange(len(legal))])
     assert checked > 10000
+
+
+def _lazy_offers(hand: int, target: int, guard: int, *, any_suit: bool) -> tuple[Any, ...]:
+    """The legal offers as the lazy listing orders them: decline, singles in card order,
+    then the pairs and triples worth more than the target by value, then card id."""
+    tv = target % 13 + 2 + (guard % 13 + 2 if guard >= 0 else 0)
+    singles = [
+        c
+        for c in range(52)
+        if hand >> c & 1 and steal_problem(1 << c, target, guard, any_suit=any_suit) is None
+    ]
+    head: tuple[Any, ...] = (Decline(), *(Steal.of(c) for c in singles))
+    if hand.bit_count() < 2:
+        return head
+    sizes = (2, 3) if tv > 10 else (2,)
+    return tuple(
+        ConcatActions(head, CardSubsets(Steal, hand, sizes=sizes, weights=_VALUE, above=tv))
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 51), unique=True, min_size=1, max_size=14),
+    guarded=st.booleans(),
+    any_suit=st.booleans(),
+)
+def test_listed_offers_are_the_legal_steal_sets_in_the_lazy_order(
+    cards: list[int], guarded: bool, any_suit: bool
+) -> None:
+    """For hands of none to 14 cards (listed in a tuple up to eight, lazily above), the
+    legal offers are decline and exactly the sets of one to three hand cards that may
+    steal the target (NY-4.3, NY-4.4), in the order of the lazy listing, and the steal
+    masks the heuristic reads are theirs."""
+    target, *rest = cards
+    guard = -1
+    if guarded:
+        higher = [c for c in rest if c // 13 == target // 13 and c > target]
+        if higher:
+            guard = higher[-1]
+    hand = sum(1 << c for c in rest if c != guard)
+    legal = offer_actions(hand, target, guard, any_suit=any_suit)
+    assert tuple(legal) == _lazy_offers(hand, target, guard, any_suit=any_suit)
+    held = [c for c in range(52) if hand >> c & 1]
+    sets = {
+        sum(1 << c for c in s) for size in (1, 2, 3) for s in itertools.combinations(held, size)
+    }
+    stealing = {m for m in sets if steal_problem(m, target, guard, any_suit=any_suit) is None}
+    assert set(legal) == {Decline()} | {Steal.from_mask(m) for m in stealing}
+    assert len(legal) == len(stealing) + 1
+    masks = [a.mask for a in legal if isinstance(a, Steal)]
+    assert list(offer_masks(hand, target, guard, any_suit=any_suit)) == masks
