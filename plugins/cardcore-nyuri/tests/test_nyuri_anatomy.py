@@ -55,7 +55,7 @@ def test_actions_are_shared_instances() -> None:
 
 def test_offers_are_lazy_and_list_the_same_actions() -> None:
     """A large hand's offer decision has a lazy sequence of legal actions, equal to their
-    full listing (a hand of up to eight cards has a tuple of them)."""
+    full listing (a small hand, of at most 28 pairs and triples, has a tuple of them)."""
     game = load_game("nyuri", preset="pagat")
     assert isinstance(game, Nyuri)
     state = game.initial_state(2, 3)

@@ -349,7 +349,7 @@ def _lazy_offers(hand: int, target: int, guard: int, *, any_suit: bool) -> tuple
 def test_listed_offers_are_the_legal_steal_sets_in_the_lazy_order(
     cards: list[int], guarded: bool, any_suit: bool
 ) -> None:
-    """For hands of none to 14 cards (listed in a tuple up to eight, lazily above), the
+    """For hands of none to 14 cards (listed in a tuple when small, lazily when large), the
     legal offers are decline and exactly the sets of one to three hand cards that may
     steal the target (NY-4.3, NY-4.4), in the order of the lazy listing, and the steal
     masks the heuristic reads are theirs."""

@@ -3,9 +3,9 @@
 The offers are many (85 on average, up to 3,076 with two players and large hands), and
 a player picks one, so for a large hand they are a lazy sequence: ``decline`` and the
 single cards as a tuple, then every pair (and triple) worth more than the target as a
-:class:`cardcore.CardSubsets`, which counts them without building them. A hand of up to
-eight cards has at most 84 sets: they are listed in a tuple, in the same order, which
-costs less to make than the lazy listing costs to read.
+:class:`cardcore.CardSubsets`, which counts them without building them. A small hand
+(at most 28 pairs and triples to weigh) has its offers listed in a tuple, in the same
+order, which costs less to make than the lazy listing costs to read.
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ _OF_VALUE: Final[tuple[int, ...]] = tuple(
 )
 """Per value (2 to 14; 0 and 1 empty), the four cards of that value as a mask."""
 _ONLY_DECLINE: Final[tuple[NyuriAction, ...]] = (Decline(),)
-_LISTED_HAND: Final = 8
-"""Hands of up to this many cards (up to 84 sets) have their offers listed in a tuple,
-which is read faster than the lazy listing costs to make; larger hands' are lazy."""
+_LISTED_SETS: Final = 28
+"""When a hand has at most this many pairs (and triples, against a target worth more
+than 10), its offers are listed in a tuple, which is read faster than the lazy listing
+costs to make; with more, they are lazy."""
 
 
 def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequence[NyuriAction]:
@@ -55,7 +56,7 @@ def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequ
         any_suit: whether a single card of any suit may steal a guarded target.
 
     Returns:
-        A tuple for a hand of up to eight cards, else a lazy sequence.
+        A tuple for a small hand (at most 28 sets to weigh), else a lazy sequence.
     """
     if not hand:
         return _ONLY_DECLINE
@@ -71,7 +72,8 @@ def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequ
         head += Steal.singles(singles)
     if not hand & (hand - 1):  # a single card: no sets
         return head
-    if hand.bit_count() <= _LISTED_HAND:
+    k = hand.bit_count()
+    if k * (k - 1) // 2 + (k * (k - 1) * (k - 2) // 6 if tv > 10 else 0) <= _LISTED_SETS:
         return _listed(head, hand, tv)
     sizes = (2, 3) if tv > 10 else (2,)
     sets = CardSubsets(Steal, hand, sizes=sizes, weights=_VALUE, above=tv)
@@ -84,36 +86,36 @@ def _listed(head: tuple[NyuriAction, ...], hand: int, tv: int) -> tuple[NyuriAct
     The order of the lazy listing (:class:`cardcore.CardSubsets` by value): the hand
     sorted by value, then card id; pairs before triples, each in lexicographic order.
     """
-    cards: list[int] = []
+    values: list[int] = []
+    bits: list[int] = []
     for v in range(2, 15):  # by value, and within a value by card id
         group = hand & _OF_VALUE[v]
         while group:
             low = group & -group
             group ^= low
-            cards.append(low.bit_length() - 1)
-    k = len(cards)
+            values.append(v)
+            bits.append(low)
+    k = len(bits)
     out = list(head)
-    shared = Steal._shared
+    get = Steal._shared.get
+    make = Steal.from_mask
+    # The values ascend, so the cards that complete a set worth enough are a suffix.
     for i in range(k - 1):
-        a = cards[i]
-        need = tv - _VALUE[a]  # what the rest must be worth more than
-        for j in range(i + 1, k):
-            b = cards[j]
-            if _VALUE[b] > need:
-                m = 1 << a | 1 << b
-                hit = shared.get(m)
-                out.append(hit if hit is not None else Steal.from_mask(m))
+        need = tv - values[i]  # what the second card must be worth more than
+        start = i + 1
+        while start < k and values[start] <= need:
+            start += 1
+        lead = bits[i]
+        out += [get(lead | x) or make(lead | x) for x in bits[start:]]
     if tv > 10:  # NY-4.4c
         for i in range(k - 2):
-            a = cards[i]
             for j in range(i + 1, k - 1):
-                b = cards[j]
-                need = tv - _VALUE[a] - _VALUE[b]
-                for c in cards[j + 1 :]:
-                    if _VALUE[c] > need:
-                        m = 1 << a | 1 << b | 1 << c
-                        hit = shared.get(m)
-                        out.append(hit if hit is not None else Steal.from_mask(m))
+                need = tv - values[i] - values[j]
+                start = j + 1
+                while start < k and values[start] <= need:
+                    start += 1
+                lead = bits[i] | bits[j]
+                out += [get(lead | x) or make(lead | x) for x in bits[start:]]
     return tuple(out)
 
 
