@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 
 import pytest
 
@@ -19,7 +20,7 @@ from cardcore import (
     parse_cards,
 )
 from cardcore.testing import check_plugin_anatomy
-from cardcore_nyuri import Decline, Lay, Nyuri, Steal, Swap, TakeBack
+from cardcore_nyuri import Decline, Lay, Nyuri, Phase, Steal, Swap, TakeBack
 
 RULE_MODULES = ("steals", "deal")
 """Nyuri's own rule modules, below ``rules``: which sets may steal (NY-4.4), the deal (NY-3)."""
@@ -53,11 +54,20 @@ def test_actions_are_shared_instances() -> None:
 
 
 def test_offers_are_lazy_and_list_the_same_actions() -> None:
-    """An offer decision's legal actions are a lazy sequence equal to their full listing."""
+    """A large hand's offer decision has a lazy sequence of legal actions, equal to their
+    full listing (a small hand, of at most 28 pairs and triples, has a tuple of them)."""
     game = load_game("nyuri", preset="pagat")
     assert isinstance(game, Nyuri)
     state = game.initial_state(2, 3)
     state = game.apply(state, game.legal_actions(state)[0])
+    assert type(game.legal_actions(state)) is tuple  # seven cards
+    rng = random.Random(3)
+    while (
+        state.phase is not Phase.OFFER
+        or state.table.masks[1 + (state.current or 0)].bit_count() <= 8
+    ):
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
     legal = game.legal_actions(state)
     assert isinstance(legal, LazyActions)
     listed = tuple(legal)

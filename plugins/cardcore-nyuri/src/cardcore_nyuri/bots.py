@@ -1,14 +1,27 @@
-"""The ``nyuri-heuristic`` bot (plays Nyuri like a sensible beginner) and search hints."""
+"""The ``nyuri-heuristic`` bot (plays Nyuri like a sensible beginner) and search hints.
+
+The bot decides from a few card masks (its hand, the cards it has not seen, the
+target), never by listing and weighing every legal action: with large hands (the
+``pagat`` preset) there are hundreds of lays and thousands of steal sets, and the bot
+plays every move of the search bots' play-outs. Its choices are those of the plain
+rules of thumb (:meth:`NyuriHeuristic._lay_among` and :meth:`NyuriHeuristic._offer_among`
+weigh every legal action; the tests hold the two to the same choices). For the play-outs,
+:func:`heuristic_policy` makes the same choices from full states, without building an
+observation.
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb
-from typing import Any, final
+from typing import Any, Final, final
 
 from cardcore import SPECTATOR
 from cardcore_nyuri.actions import (
+    _HIGHER_SAME_SUIT,
+    _LAYS,
+    _VALUE,
     Decline,
     Lay,
     NyuriAction,
@@ -20,14 +33,26 @@ from cardcore_nyuri.actions import (
 from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.rules import Nyuri
 from cardcore_nyuri.state import NyuriObservation, NyuriState, Phase
-from cardcore_nyuri.steals import _VALUE_ABOVE, offer_masks
+from cardcore_nyuri.steals import _OF_VALUE, _VALUE_ABOVE, cheapest_set, highest_set
 
-__all__ = ["NyuriHeuristic", "count_value"]
+__all__ = ["NyuriHeuristic", "count_value", "heuristic_policy"]
 
 _KEEP_HIGH = 0.01
 """Cost per point of target value laid: high cards are worth keeping for stealing."""
 _OFFER_GUESS = 1.5
 """About how many cards a thief adds to the target (its offer), for the lay estimate."""
+
+_DECK: Final = (1 << 52) - 1
+_SUIT: Final[tuple[int, ...]] = tuple(0x1FFF << (13 * s) for s in range(4))
+"""Per suit (0 ♣, 1 ♦, 2 ♥, 3 ♠), its cards as a mask."""
+_DECLINE: Final = Decline()
+_TAKE_BACK: Final = TakeBack()
+_SWAP: Final = Swap()
+_FOURTEEN_UP: Final = ~((1 << 14) - 1)
+"""Target values 14 and more as bits: no single card beats them (NY-4.4a)."""
+_LAY: Final = Phase.LAY
+_OFFER: Final = Phase.OFFER
+_OVER: Final = Phase.OVER
 
 
 @final
@@ -52,6 +77,9 @@ class NyuriHeuristic:
     * **Nobody stole**: swap a low target (value 8 or less, or a guarded pair worth less
       than 16) for a fresh card when the stock allows; take back anything better.
 
+    Between equally good choices the bot takes the first in the order of the legal
+    actions.
+
     Args:
         game: the rules (its options tune the rules of thumb); ``None`` for the defaults.
         seed: accepted for the bot interface; the bot's play is deterministic.
@@ -68,85 +96,172 @@ class NyuriHeuristic:
     def act(self, observation: NyuriObservation) -> NyuriAction:
         """Choose one of ``observation.legal_actions``."""
         legal = observation.legal_actions
-        if observation.phase is Phase.LAY:
+        if observation.phase is _LAY:
             return self._lay(observation, legal)
-        if observation.phase is Phase.OFFER:
+        if observation.phase is _OFFER:
             return self._offer(observation, legal)
         return self._return(observation, legal)
 
     # ---- laying ----------------------------------------------------------------------
 
     def _lay(self, obs: NyuriObservation, legal: Sequence[NyuriAction]) -> NyuriAction:
-        # Cards that may be in another hand: all but this hand, the piles, the table and
-        # the stock cards known (swapped under it).
-        z = obs.zones
-        out = obs.table.mask(z.stock) | obs.table.mask(z.hand(obs.seat))
-        for s in range(obs.num_players):
-            out |= obs.table.mask(z.pile(s))
-        pool = [c for c in range(52) if not out >> c & 1]
-        unseen = _DECK & ~out
-        counts = [0] * 15
-        for c in pool:
-            counts[c % 13 + 2] += 1
-        pairs, triples = _sum_counts(tuple(counts))
-        u = len(pool)
+        hand, unseen, h = _lay_facts(obs)
+        action = _LAYS[self.lay_index(hand, unseen, h)] if hand else None
+        if action is None or action not in legal:  # legal actions not from these rules
+            return self._lay_among(obs, legal)
+        return action
+
+    def lay_index(self, hand: int, unseen: int, h: int) -> int:
+        """The lay the rules of thumb choose from a hand, as an index into the shared lays.
+
+        Of every lay of ``hand`` in the rules' order (each card in card order,
+        unguarded, then under each bodyguard), the first of least cost. The cost of a lay
+        depends only on whether it is guarded, on its target value and (for the single
+        cards that beat it) on its suit, so it is worked out once per such kind: a lay
+        whose kind came earlier costs the same and cannot come first.
+
+        Args:
+            hand: the laying seat's hand, a card mask (not empty).
+            unseen: the cards the seat has not seen (in the stock or in other hands).
+            h: a typical other hand's size.
+
+        Returns:
+            ``53 * card + guard`` (``guard`` 52: unguarded), the lay's index in ``_LAYS``.
+        """
+        odds = _LayOdds(unseen, h, self._any_suit)
         any_suit = self._any_suit
-        others = [
-            obs.table.size(obs.zones.hand(s))
-            for s in range(obs.num_players)
-            if s not in (obs.seat, SPECTATOR)
-        ]
-        h = round(sum(others) / len(others)) if others else 0
+        best_cost = 0.0
+        best_t = 0
+        best = -1
+        # The guarded target values met so far: for each suit, those that single cards of
+        # the suit may beat (13 or less, same suit), and for all suits the others.
+        seen_any = 0
+        seen_suit = [0, 0, 0, 0]
+        m = hand
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            suit = c // 13
+            t = _VALUE[c]
+            # A lay costs at least _KEEP_HIGH * t: one that cannot cost less than the
+            # best so far is not worked out (a tie would go to the earlier lay).
+            if best < 0 or _KEEP_HIGH * t < best_cost:
+                cost = odds.cost(suit, t, guarded=False)
+                if best < 0 or cost < best_cost or (cost == best_cost and t < best_t):
+                    best, best_cost, best_t = 53 * c + 52, cost, t
+            guards = (hand & _HIGHER_SAME_SUIT[c]) >> (13 * suit)
+            if not guards:
+                continue
+            # The bodyguards as target values: bit t for the lay worth t (rank r: t + r + 2).
+            sums = guards << (t + 2)
+            if any_suit:
+                new = sums & ~seen_any
+                seen_any |= sums
+            else:
+                high = sums & _FOURTEEN_UP
+                new = (high & ~seen_any) | (sums & ~high & ~seen_suit[suit])
+                seen_any |= high
+                seen_suit[suit] |= sums & ~high
+            while new:
+                tbit = new & -new
+                new ^= tbit
+                tg = tbit.bit_length() - 1
+                if _KEEP_HIGH * tg >= best_cost:
+                    break  # the rest are worth more still
+                cost = odds.cost(suit, tg, guarded=True)
+                if cost < best_cost or (cost == best_cost and tg < best_t):
+                    best, best_cost, best_t = 53 * c + 13 * suit + tg - t - 2, cost, tg
+        return best
+
+    def _lay_among(self, obs: NyuriObservation, legal: Sequence[NyuriAction]) -> NyuriAction:
+        """The lay the rules of thumb choose, read from the legal actions themselves."""
+        _, unseen, h = _lay_facts(obs)
+        odds = _LayOdds(unseen, h, self._any_suit)
 
         def cost(a: NyuriAction) -> tuple[float, int]:
             assert isinstance(a, Lay)
-            t = a.value
-            suit = int(a.card.suit)
-            single_bar = t if a.guard is not None else int(a.card.rank)
-            # The unseen cards worth more than the bar, of the target's suit (of any
-            # suit against a guard where the options allow it).
-            beat = unseen & _VALUE_ABOVE[single_bar]
-            if a.guard is None or not any_suit:
-                beat &= _SUIT[suit]
-            singles = beat.bit_count()
-            p1 = singles / u if u else 0.0
-            p2 = pairs[t + 1] / comb(u, 2) if u >= 2 else 0.0
-            p3 = triples[t + 1] / comb(u, 3) if u >= 3 and t > 10 else 0.0
-            k = h * p1 + comb(h, 2) * p2 + comb(h, 3) * p3
-            lost = (2 if a.guard is not None else 1) + _OFFER_GUESS
-            return (k / (1 + k) * lost + _KEEP_HIGH * t, t)
+            guarded = a.guard is not None
+            return (odds.cost(int(a.card.suit), a.value, guarded=guarded), a.value)
 
         return min(legal, key=cost)
 
     # ---- offering --------------------------------------------------------------------
 
     def _offer(self, obs: NyuriObservation, legal: Sequence[NyuriAction]) -> NyuriAction:
-        best = max((sum(int(c.rank) for c in o) for o in obs.offers if o), default=0)
-        target, guard = obs.target, obs.guard
-        if target is None:
+        z = obs.zones
+        view = obs.table
+        best = max(_mask_value(view.mask(z.offer(s))) for s in range(obs.num_players))
+        tmask = view.mask(z.target)
+        if not tmask:
             return self._offer_among(legal, best)
-        # The steals as card masks, in the legal order (up to thousands of them): only
-        # the one chosen is built as an action.
-        hand = obs.table.mask(obs.zones.hand(obs.seat))
-        g = -1 if guard is None else guard.id
-        value = _mask_value
-        steals = [
-            (m, v, m.bit_count())
-            for m in offer_masks(hand, target.id, g, any_suit=self._any_suit)
-            if (v := value(m)) > best
-        ]
-        if not steals:
-            return next(a for a in legal if isinstance(a, Decline))
-        if self._pile:
-            pick = max(steals, key=lambda s: (s[2], -s[1]))
-        else:
-            if self._penalty:
-                steals = [s for s in steals if s[2] < 3] or steals
-            pick = max(steals, key=lambda s: (s[1], -s[2]))
-        action = Steal.from_mask(pick[0])
+        hand = view.mask(z.hand(obs.seat)) if obs.seat != SPECTATOR else 0
+        gmask = view.mask(z.guard)
+        m = self.steal_mask(hand, tmask.bit_length() - 1, gmask.bit_length() - 1, best)
+        action: NyuriAction = Steal.from_mask(m) if m else _DECLINE
         if action not in legal:  # legal actions not from these rules: weigh them instead
             return self._offer_among(legal, best)
         return action
+
+    def steal_mask(self, hand: int, target: int, guard: int, best: int) -> int:
+        """The steal the rules of thumb choose, as a card mask; 0 to decline.
+
+        Built from the hand's values, not by listing the legal steals: the strongest set
+        (``capture=hand``) is made of the highest cards, the cheapest of the most cards
+        (``capture=pile``) is found over the values the hand holds. Between sets of the
+        same size and value it is the first the rules list (NY-4.4 order: lower values,
+        then lower card ids, first): within each value, the lowest card ids.
+
+        Args:
+            hand: the offering seat's hand, a card mask.
+            target: the target's card id.
+            guard: the bodyguard's card id, ``-1`` when unguarded.
+            best: the highest offer value made so far this turn (0 if none).
+        """
+        if not hand:
+            return 0
+        tv = _VALUE[target]
+        if guard >= 0:  # NY-4.4a: a single card worth more than both, of the suit
+            tv += _VALUE[guard]
+            suited = _DECK if self._any_suit else _HIGHER_SAME_SUIT[target]
+            singles = hand & suited & _VALUE_ABOVE[tv]
+        else:  # unguarded: same suit, higher rank
+            singles = hand & _HIGHER_SAME_SUIT[target]
+        singles &= _VALUE_ABOVE[best] if best < 28 else 0  # strictly above the best so far
+        sets = hand & (hand - 1) != 0  # two cards or more (NY-4.4b, c)
+        triples = sets and tv > 10 and hand.bit_count() >= 3  # NY-4.4c
+        above = best if best > tv else tv
+        if self._pile:  # the most cards, then the cheapest set
+            if triples and (m := cheapest_set(hand, 3, above)):
+                return m
+            if sets and (m := cheapest_set(hand, 2, above)):
+                return m
+            for v in range(2, 15):  # the cheapest single, the first in card order
+                if singles & _OF_VALUE[v]:
+                    s = singles & _OF_VALUE[v]
+                    return s & -s
+            return 0
+        # capture=hand: the strongest set, a single card before a set of the same value
+        if triples and not self._penalty:
+            m = highest_set(hand, 3)
+            if _mask_value(m) > above:
+                return m
+        pick = 0
+        pick_value = 0
+        for v in range(14, 1, -1):  # the strongest single, the first in card order
+            if singles & _OF_VALUE[v]:
+                s = singles & _OF_VALUE[v]
+                pick, pick_value = s & -s, v
+                break
+        if sets:
+            m = highest_set(hand, 2)
+            if _mask_value(m) > max(above, pick_value):
+                pick = m
+        if pick or not (triples and self._penalty):
+            return pick
+        # Under the penalty rule (NY-4.5) three cards only when nothing smaller steals.
+        m = highest_set(hand, 3)
+        return m if _mask_value(m) > above else 0
 
     def _offer_among(self, legal: Sequence[NyuriAction], best: int) -> NyuriAction:
         """The offer the rules of thumb choose, read from the legal actions themselves."""
@@ -169,12 +284,122 @@ class NyuriHeuristic:
         return next(a for a in legal if isinstance(a, TakeBack))
 
 
-_DECK = (1 << 52) - 1
-_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
-"""Per suit (0 ♣, 1 ♦, 2 ♥, 3 ♠), its cards as a mask."""
+def _lay_facts(obs: NyuriObservation) -> tuple[int, int, int]:
+    """The layer's hand, the cards it has not seen, and a typical other hand's size."""
+    # Cards that may be in another hand: all but this hand, the piles, the table and
+    # the stock cards known (swapped under it).
+    z = obs.zones
+    view = obs.table
+    hand = view.mask(z.hand(obs.seat)) if obs.seat != SPECTATOR else 0
+    out = view.mask(z.stock) | hand
+    for s in range(obs.num_players):
+        out |= view.mask(z.pile(s))
+    others = [
+        view.size(z.hand(s)) for s in range(obs.num_players) if s not in (obs.seat, SPECTATOR)
+    ]
+    h = round(sum(others) / len(others)) if others else 0
+    return hand, _DECK & ~out, h
+
+
+@final
+class _LayOdds:
+    """How likely the others are to steal a lay, from the cards the layer has not seen.
+
+    Args:
+        unseen: the cards that may be in other hands.
+        h: a typical other hand's size.
+        any_suit: whether any single card worth more may steal a guarded target.
+    """
+
+    def __init__(self, unseen: int, h: int, any_suit: bool) -> None:
+        self.unseen = unseen
+        self.u = unseen.bit_count()
+        self.h = h
+        self.any_suit = any_suit
+        self.pairs, self.triples = _prefix_counts(unseen)
+        self.parts: list[tuple[float, float] | None] = [None] * 28
+        u = self.u
+        self.d2 = comb(u, 2)
+        self.d3 = comb(u, 3)
+        self.c2 = comb(h, 2)
+        self.c3 = comb(h, 3)
+
+    def cost(self, suit: int, t: int, *, guarded: bool) -> float:
+        """The cost of laying a target worth ``t`` of ``suit``, guarded or not.
+
+        The chance-weighted cards a theft hands the others, plus a little per point laid.
+        """
+        u = self.u
+        # The unseen cards worth more than the bar, of the target's suit (of any suit
+        # against a guard where the options allow it); unguarded, the bar is the rank.
+        beat = self.unseen & _VALUE_ABOVE[t]
+        if not guarded or not self.any_suit:
+            beat &= _SUIT[suit]
+        p1 = beat.bit_count() / u if u else 0.0
+        part = self.parts[t]
+        if part is None:
+            part = self.parts[t] = self._sets_part(t)
+        k = self.h * p1 + part[0] + part[1]
+        lost = (2 if guarded else 1) + _OFFER_GUESS
+        return k / (1 + k) * lost + _KEEP_HIGH * t
+
+    def _sets_part(self, t: int) -> tuple[float, float]:
+        """What the pairs and the triples worth more than ``t`` add to the expected thefts."""
+        u = self.u
+        # Pairs (triples) worth more than t: all of them, less those worth t or less.
+        shift = _BITS * t
+        if u >= 2:
+            d2 = self.d2
+            p2 = (d2 - (self.pairs >> shift & _LANE) // 2) / d2
+        else:
+            p2 = 0.0
+        if u >= 3 and t > 10:
+            d3 = self.d3
+            p3 = (d3 - (self.triples >> shift & _LANE) // 6) / d3
+        else:
+            p3 = 0.0
+        return self.c2 * p2, self.c3 * p3
+
+
+# ---- the lay odds: pairs and triples of the unseen cards per total ---------------------
+
 _BITS = 24
-"""Bits per coefficient of the polynomials :func:`_sum_counts` packs into one integer
-(the largest, 52**3 before the division by 6, needs 18)."""
+"""Bits per coefficient of the polynomials :func:`_sum_counts` and :func:`_prefix_counts`
+pack into one integer (the largest, 52**3 before the division by 6, needs 18)."""
+_LANE: Final = (1 << _BITS) - 1
+_RUNNING: Final = sum(1 << (_BITS * t) for t in range(44))
+"""The polynomial ``1 + x + ... + x**43``: a product with it is the running totals."""
+
+
+def _spread(pattern: int, step: int) -> int:
+    """The packed polynomial of one suit's cards: ``x ** (step * value)`` per card."""
+    return sum(1 << (_BITS * step * (r + 2)) for r in range(13) if pattern >> r & 1)
+
+
+@functools.cache
+def _suit_powers(pattern: int) -> tuple[int, int, int]:
+    """One suit's part of the power sums ``p_1``, ``p_2``, ``p_3`` (13-bit rank pattern)."""
+    return _spread(pattern, 1), _spread(pattern, 2), _spread(pattern, 3)
+
+
+def _prefix_counts(cards: int) -> tuple[int, int]:
+    """Running totals of the pairs and triples of ``cards`` by value sum, packed.
+
+    Coefficient ``t`` of the first (every :data:`_BITS` bits) is twice the number of
+    pairs worth ``t`` or less; of the second, six times the number of triples. The
+    polynomials are those of :func:`_sum_counts`, summed from the bottom by one more
+    product, so that a lay reads its count with a shift.
+    """
+    p1 = p2 = p3 = 0
+    for s in range(4):
+        a, b, c = _suit_powers(cards >> (13 * s) & 0x1FFF)
+        p1 += a
+        p2 += b
+        p3 += c
+    sq = p1 * p1
+    two = sq - p2
+    three = sq * p1 - 3 * p1 * p2 + 2 * p3
+    return two * _RUNNING, three * _RUNNING
 
 
 @functools.lru_cache(maxsize=4096)
@@ -185,8 +410,7 @@ def _sum_counts(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ..
     of distinct cards are ``(p_1**2 - p_2) / 2`` and the triples ``(p_1**3 - 3 p_1 p_2 +
     2 p_3) / 6``, by total. Each polynomial is packed into one integer (a coefficient
     every :data:`_BITS` bits), so the products are a few integer multiplications rather
-    than a loop over every pair and triple of values: the heuristic asks at every lay,
-    in search play-outs too, and the loop was a third of a searched Nyuri decision.
+    than a loop over every pair and triple of values.
     """
     bits = _BITS
     p1 = p2 = p3 = 0
@@ -212,6 +436,75 @@ def _sum_counts(counts: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ..
 
 # ---- search hints ----
 
+
+def heuristic_policy(game: Nyuri, seed: int) -> Callable[[NyuriState], NyuriAction]:
+    """The heuristic as a play-out policy on full states, for one seat's moves.
+
+    It chooses exactly as ``NyuriHeuristic(game, seed=seed)`` does from the mover's
+    observation, but reads the few masks it needs from the state, so no observation
+    (and no list of legal actions) is built. Search bots play their determinised
+    samples out with it. For a game that is not exactly :class:`Nyuri` (a subclass may
+    change what is legal) it asks the bot with the observation.
+    """
+    bot = NyuriHeuristic(game, seed=seed)
+    if type(game) is not Nyuri:
+        observe = game.observe
+
+        def by_observation(state: NyuriState) -> NyuriAction:
+            assert state.current is not None
+            return bot.act(observe(state, state.current))
+
+        return by_observation
+    return _StatePolicy(bot)
+
+
+@final
+class _StatePolicy:
+    """:func:`heuristic_policy` for the plain rules: the bot's choice from the state."""
+
+    def __init__(self, bot: NyuriHeuristic) -> None:
+        self.bot = bot
+
+    def __call__(self, state: NyuriState) -> NyuriAction:
+        seat = state.current
+        assert seat is not None
+        layout, masks, _, known = state.table
+        n = layout.num_seats
+        phase = state.phase
+        if phase is _OFFER:
+            oz = 3 + 2 * n
+            best = 0
+            for m in masks[oz : oz + n]:
+                if m:
+                    v = _mask_value(m)
+                    best = max(best, v)
+            target = masks[1 + 2 * n].bit_length() - 1
+            guard = masks[2 + 2 * n].bit_length() - 1
+            steal = self.bot.steal_mask(masks[1 + seat], target, guard, best)
+            return Steal.from_mask(steal) if steal else _DECLINE
+        if phase is _LAY:
+            hand = masks[1 + seat]
+            out = masks[0] | hand
+            total = 0
+            for s in range(n):
+                out |= masks[1 + n + s]
+                if s != seat:
+                    total += masks[1 + s].bit_count()
+            # What the seat's view shows: the cards it knows of those zones.
+            out &= known[seat]
+            h = round(total / (n - 1))
+            return _LAYS[self.bot.lay_index(hand & known[seat], _DECK & ~out, h)]
+        # Nobody stole (NY-4.7): swap a low target when the stock allows.
+        tmask = masks[1 + 2 * n]
+        gmask = masks[2 + 2 * n]
+        value = _VALUE[tmask.bit_length() - 1]
+        if gmask:
+            low = value + _VALUE[gmask.bit_length() - 1] < 16
+        else:
+            low = value <= 8
+        return _SWAP if masks[0] and low else _TAKE_BACK
+
+
 _MARGIN_WEIGHT = 0.25
 """How much of a search leaf's value is the card margin (the rest is the win share)."""
 
@@ -225,6 +518,12 @@ def count_value(game: Nyuri, state: NyuriState, seat: int) -> float:
     counts = game.counts(state)
     best_other = max(c for s, c in enumerate(counts) if s != seat)
     margin = 0.5 + 0.5 * (counts[seat] - best_other) / 52
-    outcome = game.outcome(state)
-    won = outcome.reward(seat) if outcome is not None else 0.5
+    if type(game) is Nyuri:  # its outcome's reward, without building the outcome
+        won = 0.5
+        if state.phase is _OVER:  # NY-6: the highest counts share the win
+            top = max(counts)
+            won = 1 / counts.count(top) if counts[seat] == top else 0.0
+    else:
+        outcome = game.outcome(state)
+        won = outcome.reward(seat) if outcome is not None else 0.5
     return (1 - _MARGIN_WEIGHT) * won + _MARGIN_WEIGHT * margin

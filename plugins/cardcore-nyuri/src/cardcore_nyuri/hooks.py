@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
-from cardcore_nyuri.bots import NyuriHeuristic, count_value
+from cardcore_nyuri.bots import NyuriHeuristic, count_value, heuristic_policy
 from cardcore_nyuri.options import PRESETS, NyuriOptions
 from cardcore_nyuri.rules import Nyuri
 
@@ -41,8 +41,16 @@ plugin = Plugin(
             description="the card table, the stock's bottom, counts, target value, last turn",
         )
     ],
-    # Heuristic play-outs and a score-aware value: the win share, plus a little for the
-    # card margin.
-    search_hints=[SearchHints(game="nyuri", rollout="nyuri-heuristic", value=count_value)],
+    # Heuristic play-outs (by its state policy, which chooses as the bot does without
+    # building observations) and a score-aware value: the win share, plus a little for
+    # the card margin.
+    search_hints=[
+        SearchHints(
+            game="nyuri",
+            rollout="nyuri-heuristic",
+            state_policy=heuristic_policy,
+            value=count_value,
+        )
+    ],
 )
 """What the ``cardcore`` entry point names."""

@@ -565,17 +565,17 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
             for m in o.table.known:
                 public |= m
             table = table.reveal(public, table.layout.all_seats)
-        return NyuriState(
-            table=table,
-            rng=rng.getrandbits(64),
-            dealer=o.dealer,
-            phase=o.phase,
-            layer=o.layer,
-            current=o.current_player,
-            turn=o.turn,
-            dead_turns=o.dead_turns,
-            last=o.last,
-            end_reason=o.end_reason,
+        return new_state(
+            table,
+            rng.getrandbits(64),
+            o.dealer,
+            o.phase,
+            o.layer,
+            o.current_player,
+            o.turn,
+            o.dead_turns,
+            o.last,
+            o.end_reason,
         )
 
 

@@ -1,9 +1,11 @@
 """Which offers may steal a target (NY-4.4): the legal offers, and why one is not legal.
 
 The offers are many (85 on average, up to 3,076 with two players and large hands), and
-a player picks one, so they are a lazy sequence: ``decline`` and the single cards as a
-tuple, then every pair (and triple) worth more than the target as a
-:class:`cardcore.CardSubsets`, which counts them without building them.
+a player picks one, so for a large hand they are a lazy sequence: ``decline`` and the
+single cards as a tuple, then every pair (and triple) worth more than the target as a
+:class:`cardcore.CardSubsets`, which counts them without building them. A small hand
+(at most 28 pairs and triples to weigh) has its offers listed in a tuple, in the same
+order, which costs less to make than the lazy listing costs to read.
 """
 
 from __future__ import annotations
@@ -22,14 +24,22 @@ from cardcore_nyuri.actions import (
     _mask_value,
 )
 
-__all__ = ["offer_actions", "offer_masks", "steal_problem"]
+__all__ = ["cheapest_set", "highest_set", "offer_actions", "offer_masks", "steal_problem"]
 
 _CARD: Final[tuple[Card, ...]] = tuple(Card.of(c) for c in range(52))
 _VALUE_ABOVE: Final[tuple[int, ...]] = tuple(
     sum(1 << c for c in range(52) if _VALUE[c] > t) for t in range(28)
 )
 """Per target value (at most K guarded by A, 27), the cards of any suit worth more."""
+_OF_VALUE: Final[tuple[int, ...]] = tuple(
+    sum(1 << (13 * s + v - 2) for s in range(4)) if v >= 2 else 0 for v in range(15)
+)
+"""Per value (2 to 14; 0 and 1 empty), the four cards of that value as a mask."""
 _ONLY_DECLINE: Final[tuple[NyuriAction, ...]] = (Decline(),)
+_LISTED_SETS: Final = 28
+"""When a hand has at most this many pairs (and triples, against a target worth more
+than 10), its offers are listed in a tuple, which is read faster than the lazy listing
+costs to make; with more, they are lazy."""
 
 
 def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequence[NyuriAction]:
@@ -46,7 +56,7 @@ def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequ
         any_suit: whether a single card of any suit may steal a guarded target.
 
     Returns:
-        A tuple when there are no sets to offer, else a lazy sequence.
+        A tuple for a small hand (at most 28 sets to weigh), else a lazy sequence.
     """
     if not hand:
         return _ONLY_DECLINE
@@ -62,9 +72,51 @@ def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequ
         head += Steal.singles(singles)
     if not hand & (hand - 1):  # a single card: no sets
         return head
+    k = hand.bit_count()
+    if k * (k - 1) // 2 + (k * (k - 1) * (k - 2) // 6 if tv > 10 else 0) <= _LISTED_SETS:
+        return _listed(head, hand, tv)
     sizes = (2, 3) if tv > 10 else (2,)
     sets = CardSubsets(Steal, hand, sizes=sizes, weights=_VALUE, above=tv)
     return ConcatActions(head, sets) if sets else head
+
+
+def _listed(head: tuple[NyuriAction, ...], hand: int, tv: int) -> tuple[NyuriAction, ...]:
+    """``head``, then the pairs and triples of a small hand worth more than ``tv``, listed.
+
+    The order of the lazy listing (:class:`cardcore.CardSubsets` by value): the hand
+    sorted by value, then card id; pairs before triples, each in lexicographic order.
+    """
+    values: list[int] = []
+    bits: list[int] = []
+    for v in range(2, 15):  # by value, and within a value by card id
+        group = hand & _OF_VALUE[v]
+        while group:
+            low = group & -group
+            group ^= low
+            values.append(v)
+            bits.append(low)
+    k = len(bits)
+    out = list(head)
+    get = Steal._shared.get
+    make = Steal.from_mask
+    # The values ascend, so the cards that complete a set worth enough are a suffix.
+    for i in range(k - 1):
+        need = tv - values[i]  # what the second card must be worth more than
+        start = i + 1
+        while start < k and values[start] <= need:
+            start += 1
+        lead = bits[i]
+        out += [get(lead | x) or make(lead | x) for x in bits[start:]]
+    if tv > 10:  # NY-4.4c
+        for i in range(k - 2):
+            for j in range(i + 1, k - 1):
+                need = tv - values[i] - values[j]
+                start = j + 1
+                while start < k and values[start] <= need:
+                    start += 1
+                lead = bits[i] | bits[j]
+                out += [get(lead | x) or make(lead | x) for x in bits[start:]]
+    return tuple(out)
 
 
 def offer_masks(hand: int, target: int, guard: int, *, any_suit: bool) -> Iterator[int]:
@@ -123,3 +175,72 @@ def steal_problem(offer: int, target: int, guard: int = -1, *, any_suit: bool) -
     cards = "+".join(map(str, Steal.from_mask(offer).cards))
     shown = str(_CARD[target]) if guard < 0 else f"{_CARD[target]} guarded by {_CARD[guard]}"
     return f"{cards} cannot steal {shown}: {why}"
+
+
+# ---- the first set of a kind, without listing the sets ----------------------------------
+
+
+def highest_set(hand: int, size: int) -> int:
+    """The ``size`` cards of ``hand`` worth most together (it holds at least ``size``).
+
+    Of the sets worth as much, the one :func:`offer_actions` lists first: within each
+    value, the lowest card ids.
+    """
+    out = 0
+    left = size
+    v = 14
+    while left:
+        group = hand & _OF_VALUE[v]
+        while group and left:
+            low = group & -group
+            group ^= low
+            out |= low
+            left -= 1
+        v -= 1
+    return out
+
+
+def cheapest_set(hand: int, size: int, above: int) -> int:
+    """The cheapest set of ``size`` (2 or 3) cards of ``hand`` worth more than ``above``.
+
+    Found over the values the hand holds, not by listing its sets. Of the cheapest, the
+    one :func:`offer_actions` lists first: the lowest values first, and within each value
+    the lowest card ids. 0 when no set is worth enough.
+    """
+    counts = [(hand & m).bit_count() for m in _OF_VALUE]
+    best: list[int] = []
+    best_sum = 43  # more than any three cards
+    for v1 in range(2, 15):
+        if not counts[v1]:
+            continue
+        if size * v1 >= best_sum:
+            break
+        if size == 2:
+            v2 = _next_value(counts, max(v1, above + 1 - v1), v1, 1)
+            if v2 and v1 + v2 < best_sum:
+                best, best_sum = [v1, v2], v1 + v2
+        else:
+            for v2 in range(v1, 15):
+                if 2 * v2 + v1 >= best_sum:
+                    break
+                if counts[v2] < (2 if v2 == v1 else 1):
+                    continue
+                used = 2 if v2 == v1 else 1  # cards of v2's value already in the set
+                v3 = _next_value(counts, max(v2, above + 1 - v1 - v2), v2, used)
+                if v3 and v1 + v2 + v3 < best_sum:
+                    best, best_sum = [v1, v2, v3], v1 + v2 + v3
+        if best_sum == above + 1:  # nothing is cheaper than one point more
+            break
+    out = 0
+    for v in best:  # for each value, the lowest card id not taken yet
+        rest = hand & _OF_VALUE[v] & ~out
+        out |= rest & -rest
+    return out
+
+
+def _next_value(counts: list[int], low: int, same: int, used: int) -> int:
+    """The least value from ``low`` up with a card left (``used`` of ``same`` are taken)."""
+    for v in range(low, 15):
+        if counts[v] > (used if v == same else 0):
+            return v
+    return 0
