@@ -11,7 +11,6 @@ deal of the cards a seat cannot see that fits everything it knows (``sample_stat
 from __future__ import annotations
 
 import random
-import struct
 from collections.abc import Sequence
 from typing import Final, final
 
@@ -56,45 +55,73 @@ __all__ = ["HandStart", "bump", "cut_for_dealer", "draw7", "sample_table", "stac
 
 _RANGE52: Final = list(range(52))
 _MASK64: Final = 0xFFFFFFFFFFFFFFFF
-_LANES: Final = _MASK64 * sum(1 << (128 * i) for i in range(7))
-"""Seven 64-bit lanes, 128 bits apart: a lane's 64 x 64-bit product never spills over."""
-_LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
-_LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
-"""Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
+_M32: Final = 0xFFFFFFFF
 _STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
-_UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
-"""The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
 
 
 def draw7(rng: int) -> tuple[list[int], int]:
     """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
 
-    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64). The seven
-    SplitMix64 states are ``rng + k * gamma`` (k = 1..7), so their outputs are mixed all
-    at once, one lane of a wide int each; only the final ``* n >> 64`` is done per draw.
+    Draw ``i`` is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64): its state is
+    ``rng + (i + 1) * gamma``. The 64-bit words are kept as two 32-bit halves and every
+    product is one of 16-bit pieces, so that each value stays below 2**62 and each factor
+    below 2**30: compiled, the arithmetic is on machine words, never on Python longs.
     """
-    z = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
-    z ^= (z >> 30) & _LANES
-    z = (z * 0xBF58476D1CE4E5B9) & _LANES
-    z ^= (z >> 27) & _LANES
-    z = (z * 0x94D049BB133111EB) & _LANES
-    z ^= (z >> 31) & _LANES
-    a, b, c, d, e, f, g = _UNPACK7(z.to_bytes(112, "little"))
+    h = rng >> 32
+    lo = rng & _M32
     pool = _RANGE52[:]
-    j = (a * 52) >> 64
-    pool[0], pool[j] = pool[j], pool[0]
-    j = ((b * 51) >> 64) + 1
-    pool[1], pool[j] = pool[j], pool[1]
-    j = ((c * 50) >> 64) + 2
-    pool[2], pool[j] = pool[j], pool[2]
-    j = ((d * 49) >> 64) + 3
-    pool[3], pool[j] = pool[j], pool[3]
-    j = ((e * 48) >> 64) + 4
-    pool[4], pool[j] = pool[j], pool[4]
-    j = ((f * 47) >> 64) + 5
-    pool[5], pool[j] = pool[j], pool[5]
-    j = ((g * 46) >> 64) + 6
-    pool[6], pool[j] = pool[j], pool[6]
+    for i in range(7):
+        # The state: + gamma (0x9E3779B9_7F4A7C15), with the carry of the low half.
+        lo += 0x7F4A7C15
+        h = (h + 0x9E3779B9 + (lo >> 32)) & _M32
+        lo &= _M32
+        # z ^= z >> 30
+        zl = lo ^ ((h << 2) & _M32) ^ (lo >> 30)
+        zh = h ^ (h >> 30)
+        # z *= 0xBF58476D_1CE4E5B9 (mod 2**64)
+        l0 = zl & 0xFFFF
+        l1 = zl >> 16
+        h0 = zh & 0xFFFF
+        h1 = zh >> 16
+        mid = l0 * 0x1CE4 + l1 * 0xE5B9
+        t = l0 * 0xE5B9 + ((mid & 0xFFFF) << 16)
+        zh = (
+            (t >> 32)
+            + (mid >> 16)
+            + l1 * 0x1CE4
+            + h0 * 0xE5B9
+            + l0 * 0x476D
+            + ((h1 * 0xE5B9 + h0 * 0x1CE4 + l1 * 0x476D + l0 * 0xBF58) << 16)
+        ) & _M32
+        zl = t & _M32
+        # z ^= z >> 27
+        zl ^= ((zh << 5) & _M32) ^ (zl >> 27)
+        zh ^= zh >> 27
+        # z *= 0x94D049BB_133111EB (mod 2**64)
+        l0 = zl & 0xFFFF
+        l1 = zl >> 16
+        h0 = zh & 0xFFFF
+        h1 = zh >> 16
+        mid = l0 * 0x1331 + l1 * 0x11EB
+        t = l0 * 0x11EB + ((mid & 0xFFFF) << 16)
+        zh = (
+            (t >> 32)
+            + (mid >> 16)
+            + l1 * 0x1331
+            + h0 * 0x11EB
+            + l0 * 0x49BB
+            + ((h1 * 0x11EB + h0 * 0x1331 + l1 * 0x49BB + l0 * 0x94D0) << 16)
+        ) & _M32
+        zl = t & _M32
+        # z ^= z >> 31
+        zl ^= ((zh << 1) & _M32) ^ (zl >> 31)
+        zh ^= zh >> 31
+        # j = (z * n) >> 64, the high word of z * n, in 16-bit pieces
+        n = 52 - i
+        x = ((zl >> 16) * n + (((zl & 0xFFFF) * n) >> 16)) >> 16
+        x = (zh & 0xFFFF) * n + x
+        j = (((zh >> 16) * n + (x >> 16)) >> 16) + i
+        pool[i], pool[j] = pool[j], pool[i]
     return pool[:7], (rng + _STEP7) & _MASK64
 
 
