@@ -194,6 +194,13 @@ class HandStart:
         """Per dealer, the turned-up jack's awards in order (ND-4.1, ND-5.3)."""
         self._shows_memo: dict[int, Breakdown] = {}
         """Shows by :func:`show_key` (a few thousand keys at most)."""
+        self._show_slots: dict[int, int] = {}
+        """Per :func:`show_key`, the index of its breakdown in ``_slot_shows``."""
+        self._slot_of_parts: dict[tuple[tuple[str, int], ...], int] = {}
+        self._slot_shows: list[Breakdown] = []
+        """The distinct breakdowns (by their parts), each once."""
+        self._shown_events: dict[int, Shown] = {}
+        """Shown events by breakdown index, seat and score (immutable, so shared)."""
         self._deal_events: dict[int, Deal] = {}
         """Deal events by hand number, dealer and turn-up (immutable, so shared)."""
 
@@ -296,16 +303,25 @@ class HandStart:
         ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
         """
         nd = 1 - dealer
-        memo = self._shows_memo
+        slots = self._show_slots
+        shown = self._shown_events
         for seat, key in ((nd, nd_show), (dealer, d_show)):
-            show = memo.get(key)
-            if show is None:
+            slot = slots.get(key)
+            if slot is None:
                 show = self._show(key, table.masks[HANDS[seat]], turnup, seat == dealer)
-            # The events are built each time: with the score in them, a table of events
-            # would mostly miss (tens of thousands of keys); the breakdowns are few.
+                slot = self._slot_of_parts.setdefault(show.parts, len(self._slot_of_parts))
+                if slot == len(self._slot_shows):
+                    self._slot_shows.append(show)
+                slots[key] = slot
+            show = self._slot_shows[slot]
             points = show.total
             score = scores[seat] + points
-            new = (*new, new_shown(seat, points, show.parts, score))
+            # The event is kept by its breakdown, seat and score (the breakdowns are few).
+            event_key = (((score << 1) | seat) << 32) | slot
+            event = shown.get(event_key)
+            if event is None:
+                event = shown[event_key] = new_shown(seat, points, show.parts, score)
+            new = (*new, event)
             if points:
                 scores = (score, scores[1]) if seat == 0 else (scores[0], score)
                 if score >= self._target:  # scores start every hand below the target
