@@ -11,6 +11,7 @@ deal of the cards a seat cannot see that fits everything it knows (``sample_stat
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Sequence
 from typing import Final, final
 
@@ -55,12 +56,53 @@ __all__ = ["HandStart", "bump", "cut_for_dealer", "draw7", "sample_table", "stac
 
 _RANGE52: Final = list(range(52))
 _MASK64: Final = 0xFFFFFFFFFFFFFFFF
-_M32: Final = 0xFFFFFFFF
+_LANES: Final = _MASK64 * sum(1 << (128 * i) for i in range(7))
+"""Seven 64-bit lanes, 128 bits apart: a lane's 64 x 64-bit product never spills over."""
+_LANE_ONES: Final = sum(1 << (128 * i) for i in range(7))
+_LANE_STEPS: Final = sum(((i + 1) * 0x9E3779B97F4A7C15) << (128 * i) for i in range(7))
+"""Lane i holds the SplitMix64 increment of draw i + 1 (below 2**67: no spill)."""
 _STEP7: Final = (7 * 0x9E3779B97F4A7C15) & _MASK64
+_UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
+"""The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
 
 
-def draw7(rng: int) -> tuple[list[int], int]:
-    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
+def _draw7_lanes(rng: int) -> tuple[list[int], int]:
+    """:func:`draw7` for the pure build: Python's long arithmetic, seven lanes at once.
+
+    Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64). The seven
+    SplitMix64 states are ``rng + k * gamma`` (k = 1..7), so their outputs are mixed all
+    at once, one lane of a wide int each; only the final ``* n >> 64`` is done per draw.
+    """
+    z = (rng * _LANE_ONES + _LANE_STEPS) & _LANES
+    z ^= (z >> 30) & _LANES
+    z = (z * 0xBF58476D1CE4E5B9) & _LANES
+    z ^= (z >> 27) & _LANES
+    z = (z * 0x94D049BB133111EB) & _LANES
+    z ^= (z >> 31) & _LANES
+    a, b, c, d, e, f, g = _UNPACK7(z.to_bytes(112, "little"))
+    pool = _RANGE52[:]
+    j = (a * 52) >> 64
+    pool[0], pool[j] = pool[j], pool[0]
+    j = ((b * 51) >> 64) + 1
+    pool[1], pool[j] = pool[j], pool[1]
+    j = ((c * 50) >> 64) + 2
+    pool[2], pool[j] = pool[j], pool[2]
+    j = ((d * 49) >> 64) + 3
+    pool[3], pool[j] = pool[j], pool[3]
+    j = ((e * 48) >> 64) + 4
+    pool[4], pool[j] = pool[j], pool[4]
+    j = ((f * 47) >> 64) + 5
+    pool[5], pool[j] = pool[j], pool[5]
+    j = ((g * 46) >> 64) + 6
+    pool[6], pool[j] = pool[j], pool[6]
+    return pool[:7], (rng + _STEP7) & _MASK64
+
+
+_M32: Final = 0xFFFFFFFF
+
+
+def _draw7_words(rng: int) -> tuple[list[int], int]:
+    """:func:`draw7` for the compiled build: machine words only.
 
     Draw ``i`` is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64): its state is
     ``rng + (i + 1) * gamma``. The 64-bit words are kept as two 32-bit halves and every
@@ -123,6 +165,20 @@ def draw7(rng: int) -> tuple[list[int], int]:
         j = (((zh >> 16) * n + (x >> 16)) >> 16) + i
         pool[i], pool[j] = pool[j], pool[i]
     return pool[:7], (rng + _STEP7) & _MASK64
+
+
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
+"""Whether this module is loaded from a mypyc extension (then machine words are fast)."""
+
+
+def draw7(rng: int) -> tuple[list[int], int]:
+    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
+
+    Draw ``i`` is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64) and swaps
+    position ``i`` with ``i + j``. Two implementations give the same numbers, each the
+    faster in its build: wide-int lanes in CPython, 32-bit halves when compiled.
+    """
+    return _draw7_words(rng) if _COMPILED else _draw7_lanes(rng)
 
 
 def cut_for_dealer(rng: int) -> tuple[tuple[Cut, ...], int, int]:
