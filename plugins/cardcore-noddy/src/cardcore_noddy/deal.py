@@ -278,7 +278,7 @@ class HandStart:
         are the game's events so far and ``new`` this decision's events before the deal.
         """
         if top is None:
-            top, rng = draw7(rng)
+            top, rng = _draw7_words(rng) if _COMPILED else _draw7_lanes(rng)
         # The table (ND-3.3): the non-dealer holds cards 0, 2, 4, the dealer 1, 3, 5; card 6
         # is the turn-up and the rest the stock. Each seat knows its hand and the turn-up.
         a, b, c, d, e, f, turnup = top
