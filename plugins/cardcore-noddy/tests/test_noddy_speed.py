@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -10,7 +11,7 @@ import pytest
 
 from cardcore import Card, rng_below
 from cardcore_noddy import PRESETS, Noddy, NoddyState, Played, Shown
-from cardcore_noddy.deal import draw7
+from cardcore_noddy.deal import _draw7_lanes, _draw7_words, draw7
 from cardcore_noddy.scoring import (
     award_table,
     pile_code,
@@ -41,18 +42,23 @@ def game(preset: str = "default", **overrides: Any) -> Noddy:
     return Noddy(attrs.evolve(PRESETS[preset], **overrides))
 
 
-def test_draw7_is_a_partial_fisher_yates_with_rng_below() -> None:
-    """ND-4.5: the inlined draws are exactly ``rng_below`` steps."""
+@pytest.mark.parametrize("draw", [draw7, _draw7_lanes, _draw7_words])
+def test_draw7_is_a_partial_fisher_yates_with_rng_below(
+    draw: Callable[[int], tuple[list[int], int]],
+) -> None:
+    """ND-4.5: both builds' inlined draws (wide lanes, 32-bit halves) are ``rng_below``."""
     r = random.Random(1)
-    edges = [0, 1, 2**64 - 1, 2**63, 0x9E3779B97F4A7C15, 2**64 - 0x9E3779B97F4A7C15]
-    for rng in edges + [r.getrandbits(64) for _ in range(2000)]:
+    edges = [0, 1, 2**64 - 1, 2**63, 2**32 - 1, 2**32, 0x9E3779B97F4A7C15]
+    edges += [2**64 - k * 0x9E3779B97F4A7C15 % 2**64 for k in range(1, 8)]
+    edges += [(2**64 - k * 0x9E3779B97F4A7C15) % 2**32 for k in range(1, 8)]
+    for rng in edges + [r.getrandbits(64) for _ in range(20000)]:
         pool = list(range(52))
         state = rng
         for i in range(7):
             j, state = rng_below(state, 52 - i)
             j += i
             pool[i], pool[j] = pool[j], pool[i]
-        assert draw7(rng) == (pool[:7], state)
+        assert draw(rng) == (pool[:7], state)
 
 
 def _piles(r: random.Random) -> list[list[int]]:

@@ -66,8 +66,8 @@ _UNPACK7: Final = struct.Struct("<" + "Q8x" * 7).unpack
 """The low 64 bits of each of the seven lanes, from the 112 bytes of the packed int."""
 
 
-def draw7(rng: int) -> tuple[list[int], int]:
-    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
+def _draw7_lanes(rng: int) -> tuple[list[int], int]:
+    """:func:`draw7` for the pure build: Python's long arithmetic, seven lanes at once.
 
     Each step is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64). The seven
     SplitMix64 states are ``rng + k * gamma`` (k = 1..7), so their outputs are mixed all
@@ -96,6 +96,89 @@ def draw7(rng: int) -> tuple[list[int], int]:
     j = ((g * 46) >> 64) + 6
     pool[6], pool[j] = pool[j], pool[6]
     return pool[:7], (rng + _STEP7) & _MASK64
+
+
+_M32: Final = 0xFFFFFFFF
+
+
+def _draw7_words(rng: int) -> tuple[list[int], int]:
+    """:func:`draw7` for the compiled build: machine words only.
+
+    Draw ``i`` is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64): its state is
+    ``rng + (i + 1) * gamma``. The 64-bit words are kept as two 32-bit halves and every
+    product is one of 16-bit pieces, so that each value stays below 2**62 and each factor
+    below 2**30: compiled, the arithmetic is on machine words, never on Python longs.
+    """
+    h = rng >> 32
+    lo = rng & _M32
+    pool = _RANGE52[:]
+    for i in range(7):
+        # The state: + gamma (0x9E3779B9_7F4A7C15), with the carry of the low half.
+        lo += 0x7F4A7C15
+        h = (h + 0x9E3779B9 + (lo >> 32)) & _M32
+        lo &= _M32
+        # z ^= z >> 30
+        zl = lo ^ ((h << 2) & _M32) ^ (lo >> 30)
+        zh = h ^ (h >> 30)
+        # z *= 0xBF58476D_1CE4E5B9 (mod 2**64)
+        l0 = zl & 0xFFFF
+        l1 = zl >> 16
+        h0 = zh & 0xFFFF
+        h1 = zh >> 16
+        mid = l0 * 0x1CE4 + l1 * 0xE5B9
+        t = l0 * 0xE5B9 + ((mid & 0xFFFF) << 16)
+        zh = (
+            (t >> 32)
+            + (mid >> 16)
+            + l1 * 0x1CE4
+            + h0 * 0xE5B9
+            + l0 * 0x476D
+            + ((h1 * 0xE5B9 + h0 * 0x1CE4 + l1 * 0x476D + l0 * 0xBF58) << 16)
+        ) & _M32
+        zl = t & _M32
+        # z ^= z >> 27
+        zl ^= ((zh << 5) & _M32) ^ (zl >> 27)
+        zh ^= zh >> 27
+        # z *= 0x94D049BB_133111EB (mod 2**64)
+        l0 = zl & 0xFFFF
+        l1 = zl >> 16
+        h0 = zh & 0xFFFF
+        h1 = zh >> 16
+        mid = l0 * 0x1331 + l1 * 0x11EB
+        t = l0 * 0x11EB + ((mid & 0xFFFF) << 16)
+        zh = (
+            (t >> 32)
+            + (mid >> 16)
+            + l1 * 0x1331
+            + h0 * 0x11EB
+            + l0 * 0x49BB
+            + ((h1 * 0x11EB + h0 * 0x1331 + l1 * 0x49BB + l0 * 0x94D0) << 16)
+        ) & _M32
+        zl = t & _M32
+        # z ^= z >> 31
+        zl ^= ((zh << 1) & _M32) ^ (zl >> 31)
+        zh ^= zh >> 31
+        # j = (z * n) >> 64, the high word of z * n, in 16-bit pieces
+        n = 52 - i
+        x = ((zl >> 16) * n + (((zl & 0xFFFF) * n) >> 16)) >> 16
+        x = (zh & 0xFFFF) * n + x
+        j = (((zh >> 16) * n + (x >> 16)) >> 16) + i
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:7], (rng + _STEP7) & _MASK64
+
+
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
+"""Whether this module is loaded from a mypyc extension (then machine words are fast)."""
+
+
+def draw7(rng: int) -> tuple[list[int], int]:
+    """Shuffle the deck with the RNG far enough to deal 7 cards (partial Fisher-Yates).
+
+    Draw ``i`` is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64) and swaps
+    position ``i`` with ``i + j``. Two implementations give the same numbers, each the
+    faster in its build: wide-int lanes in CPython, 32-bit halves when compiled.
+    """
+    return _draw7_words(rng) if _COMPILED else _draw7_lanes(rng)
 
 
 def cut_for_dealer(rng: int) -> tuple[tuple[Cut, ...], int, int]:
@@ -167,6 +250,13 @@ class HandStart:
         """Per dealer, the turned-up jack's awards in order (ND-4.1, ND-5.3)."""
         self._shows_memo: dict[int, Breakdown] = {}
         """Shows by :func:`show_key` (a few thousand keys at most)."""
+        self._show_slots: dict[int, int] = {}
+        """Per :func:`show_key`, the index of its breakdown in ``_slot_shows``."""
+        self._slot_of_parts: dict[tuple[tuple[str, int], ...], int] = {}
+        self._slot_shows: list[Breakdown] = []
+        """The distinct breakdowns (by their parts), each once."""
+        self._shown_events: dict[int, Shown] = {}
+        """Shown events by breakdown index, seat and score (immutable, so shared)."""
         self._deal_events: dict[int, Deal] = {}
         """Deal events by hand number, dealer and turn-up (immutable, so shared)."""
 
@@ -188,7 +278,7 @@ class HandStart:
         are the game's events so far and ``new`` this decision's events before the deal.
         """
         if top is None:
-            top, rng = draw7(rng)
+            top, rng = _draw7_words(rng) if _COMPILED else _draw7_lanes(rng)
         # The table (ND-3.3): the non-dealer holds cards 0, 2, 4, the dealer 1, 3, 5; card 6
         # is the turn-up and the rest the stock. Each seat knows its hand and the turn-up.
         a, b, c, d, e, f, turnup = top
@@ -269,16 +359,25 @@ class HandStart:
         ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
         """
         nd = 1 - dealer
-        memo = self._shows_memo
+        slots = self._show_slots
+        shown = self._shown_events
         for seat, key in ((nd, nd_show), (dealer, d_show)):
-            show = memo.get(key)
-            if show is None:
+            slot = slots.get(key)
+            if slot is None:
                 show = self._show(key, table.masks[HANDS[seat]], turnup, seat == dealer)
-            # The events are built each time: with the score in them, a table of events
-            # would mostly miss (tens of thousands of keys); the breakdowns are few.
+                slot = self._slot_of_parts.setdefault(show.parts, len(self._slot_of_parts))
+                if slot == len(self._slot_shows):
+                    self._slot_shows.append(show)
+                slots[key] = slot
+            show = self._slot_shows[slot]
             points = show.total
             score = scores[seat] + points
-            new = (*new, new_shown(seat, points, show.parts, score))
+            # The event is kept by its breakdown, seat and score (the breakdowns are few).
+            event_key = (((score << 1) | seat) << 32) | slot
+            event = shown.get(event_key)
+            if event is None:
+                event = shown[event_key] = new_shown(seat, points, show.parts, score)
+            new = (*new, event)
             if points:
                 scores = (score, scores[1]) if seat == 0 else (scores[0], score)
                 if score >= self._target:  # scores start every hand below the target
