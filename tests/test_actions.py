@@ -180,7 +180,7 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
     with pytest.raises(ValueError, match="has 2 cards"):
         _ = Take(parse_cards("9♠ K♦")).card
     with pytest.raises(ValueError, match="not a play action"):
-        Play.parse(None)  # type: ignore[arg-type]
+        Play.parse(None)
 
 
 def test_actions_are_frozen_and_class_options_checked() -> None:

@@ -30,4 +30,4 @@ def test_actions_are_shared_frozen_instances() -> None:
     with pytest.raises(AttributeError):
         Play(nine).mask = 0
     with pytest.raises(AttributeError):
-        TurnUp().card = nine
+        TurnUp().card = nine  # type: ignore[attr-defined]
