@@ -81,6 +81,7 @@ compiled: $(COMPILED)/.installed
 COMPILED_TESTS := $(foreach t,records_observations_encodings_and_search_match_the_pure_modules \
   the_pure_variable_loads_every_module_from_its_source the_build_is_the_one_this_venv_was_made_with \
   version_and_bench_name_the_loaded_build the_pure_variable_is_named_when_set \
+  every_game_pickles_to_the_same_game_and_plays_the_same \
   every_listed_core_module_is_compiled lazy_actions_keep_their_own_abc_registry,tests/test_compiled_build.py::test_$(t)) \
   $(foreach p,$(PLUGINS),$(wildcard $(p)/tests/test_*_golden.py $(p)/tests/test_*_conformance.py))
 compiled-test: $(COMPILED)/.installed

@@ -182,6 +182,43 @@ def test_lazy_actions_keep_their_own_abc_registry() -> None:
     assert lazy != (1,) and lazy != "x"  # noqa: PLR1714
 
 
+def _subclass(base: type) -> type:
+    """A subclass of ``base`` at module level (pickle finds it by name), with ``note``."""
+    sub = type(f"_Noted{base.__name__}", (base,), {"__module__": __name__})
+    globals()[sub.__name__] = sub
+    return sub
+
+
+def test_every_game_pickles_to_the_same_game_and_plays_the_same() -> None:
+    """A game of every preset, and a Python subclass with an attribute of its own, come
+    back from pickle with their class and options and play the same seeded match (the
+    search workers and the kit send games to other processes; a compiled game could not
+    be pickled before)."""
+    import pickle
+
+    from cardcore import PluginHost, play_match
+
+    host = PluginHost()
+    for name, spec in sorted(host.games().items()):
+        for preset in sorted(spec.presets):
+            game = host.load_game(name, preset=preset)
+            sub = _subclass(type(game))(game.options)
+            sub.note = "kept"
+            for original in (game, sub):
+                copy = pickle.loads(pickle.dumps(original))
+                assert type(copy) is type(original), (name, preset)
+                assert copy.options == original.options, (name, preset)
+                players = spec.min_players
+                records = [
+                    play_match(
+                        g, [host.load_bot("random", g, seed=i) for i in range(players)], seed=5
+                    )
+                    for g in (original, copy)
+                ]
+                assert records[0].actions == records[1].actions, (name, preset)
+            assert pickle.loads(pickle.dumps(sub)).note == "kept"
+
+
 def test_version_and_bench_name_the_loaded_build() -> None:
     """``--version`` ends with a Build line, and the bench's machine facts carry it too."""
     from cardcore._bench import machine_info

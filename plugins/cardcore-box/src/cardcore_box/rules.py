@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from cardcore import (
     DECK_52,
@@ -128,6 +128,16 @@ class Box(GameText[BoxAction, BoxObservation]):
     name = "box"
     min_players = NUM_PLAYERS
     max_players = NUM_PLAYERS
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class and its options, with a Python subclass's own attributes.
+
+        A compiled game keeps its fields outside any instance dictionary, so the default
+        pickling cannot rebuild it; this works in both builds (the search workers and
+        the conformance kit send games to other processes).
+        """
+        extra = getattr(self, "__dict__", None)
+        return (type(self), (self.options,), dict(extra) if extra else None)
 
     def __init__(self, options: BoxOptions | None = None) -> None:
         self.options: Final = options or BoxOptions()

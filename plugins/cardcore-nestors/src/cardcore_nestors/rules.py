@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from cardcore import (
     SPECTATOR,
@@ -110,6 +110,16 @@ class Nestors(GameText[NestorsAction, NestorsObservation]):
     name = "nestors"
     min_players = 4
     max_players = 4
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class and its options, with a Python subclass's own attributes.
+
+        A compiled game keeps its fields outside any instance dictionary, so the default
+        pickling cannot rebuild it; this works in both builds (the search workers and
+        the conformance kit send games to other processes).
+        """
+        extra = getattr(self, "__dict__", None)
+        return (type(self), (self.options,), dict(extra) if extra else None)
 
     def __init__(self, options: NestorsOptions | None = None) -> None:
         self.options: NestorsOptions = options or NestorsOptions()

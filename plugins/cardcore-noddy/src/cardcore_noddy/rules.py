@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from cardcore import (
     SPECTATOR,
@@ -99,6 +99,16 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
     name = "noddy"
     min_players = 2
     max_players = 2
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class and its options, with a Python subclass's own attributes.
+
+        A compiled game keeps its fields outside any instance dictionary, so the default
+        pickling cannot rebuild it; this works in both builds (the search workers and
+        the conformance kit send games to other processes).
+        """
+        extra = getattr(self, "__dict__", None)
+        return (type(self), (self.options,), dict(extra) if extra else None)
 
     def __init__(self, options: NoddyOptions | None = None) -> None:
         self.options = options or NoddyOptions()

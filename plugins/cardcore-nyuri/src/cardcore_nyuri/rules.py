@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 from cardcore import (
     SPECTATOR,
@@ -92,6 +92,16 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
     name = "nyuri"
     min_players = 2
     max_players = 4
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class and its options, with a Python subclass's own attributes.
+
+        A compiled game keeps its fields outside any instance dictionary, so the default
+        pickling cannot rebuild it; this works in both builds (the search workers and
+        the conformance kit send games to other processes).
+        """
+        extra = getattr(self, "__dict__", None)
+        return (type(self), (self.options,), dict(extra) if extra else None)
 
     def __init__(self, options: NyuriOptions | None = None) -> None:
         self.options: NyuriOptions = options if options is not None else NyuriOptions()
