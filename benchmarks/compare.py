@@ -530,6 +530,12 @@ def _versions() -> dict[str, str]:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             out[dist] = "not installed"
+    try:
+        from cardcore._build import build_line, installed_distributions
+
+        out["cardcore build"] = build_line(installed_distributions()).removeprefix("Build: ")
+    except ImportError:
+        out["cardcore build"] = "unknown"
     return out
 
 

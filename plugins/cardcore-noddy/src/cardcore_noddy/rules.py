@@ -101,14 +101,8 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
     max_players = 2
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as the class and its options, with a Python subclass's own attributes.
-
-        A compiled game keeps its fields outside any instance dictionary, so the default
-        pickling cannot rebuild it; this works in both builds (the search workers and
-        the conformance kit send games to other processes).
-        """
-        extra = getattr(self, "__dict__", None)
-        return (type(self), (self.options,), dict(extra) if extra else None)
+        """Pickled as class, options and own attributes (a compiled game has no ``__dict__``)."""
+        return (type(self), (self.options,), dict(getattr(self, "__dict__", {})) or None)
 
     def __init__(self, options: NoddyOptions | None = None) -> None:
         self.options = options or NoddyOptions()

@@ -83,10 +83,9 @@ def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
 # final, so that a subclass's methods are the ones called).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Nyuri(GameText[NyuriAction, NyuriObservation]):
-    """The Nyuri rules under fixed options; build with ``cardcore.load_game("nyuri")``.
+    """The Nyuri rules under fixed ``options`` (default: the ``default`` preset).
 
-    Args:
-        options: the rule variants (default: the ``default`` preset).
+    Build it with ``cardcore.load_game("nyuri")``.
     """
 
     name = "nyuri"
@@ -94,14 +93,8 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
     max_players = 4
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as the class and its options, with a Python subclass's own attributes.
-
-        A compiled game keeps its fields outside any instance dictionary, so the default
-        pickling cannot rebuild it; this works in both builds (the search workers and
-        the conformance kit send games to other processes).
-        """
-        extra = getattr(self, "__dict__", None)
-        return (type(self), (self.options,), dict(extra) if extra else None)
+        """Pickled as class, options and own attributes (a compiled game has no ``__dict__``)."""
+        return (type(self), (self.options,), dict(getattr(self, "__dict__", {})) or None)
 
     def __init__(self, options: NyuriOptions | None = None) -> None:
         self.options: NyuriOptions = options if options is not None else NyuriOptions()
