@@ -152,23 +152,27 @@ def _serve(args: argparse.Namespace, table: WebTable) -> int:
     base = f"http://{shown}:{port}"
     links = server.links(base)
     screen = server.screen_link(base)
-    if _seed_given(args) and not getattr(args, "secret_deal", False):
-        print(f"{table.game.name}: {table.n} players, seed {table.base.seed}")
-    else:  # the seed deals every hidden card: the table shows it once the deal is over
-        print(f"{table.game.name}: {table.n} players, a new deal (seed shown when it is over)")
-    for s, who in enumerate(table.entries):
-        print(f"  seat {s}: {who}" + (f"  {links[s]}" if s in links else ""))
-    if screen is not None:
-        people = ", ".join(str(s) for s in table.humans)
-        print(f"seats {people} share one screen: {screen}")
-        print("it hides every card between two people's turns; Ctrl-C stops the table", flush=True)
-    else:
-        print("each link is that seat's alone; Ctrl-C stops the table", flush=True)
-    if not args.no_browser:
-        import webbrowser
-
-        webbrowser.open(screen if screen is not None else links[min(links)])
+    # Ctrl-C may come as soon as the table says it stops it: from the first line on, it
+    # stops the table quietly (and saves an unfinished deal), never with a traceback.
     with contextlib.suppress(KeyboardInterrupt):
+        if _seed_given(args) and not getattr(args, "secret_deal", False):
+            print(f"{table.game.name}: {table.n} players, seed {table.base.seed}")
+        else:  # the seed deals every hidden card: the table shows it once the deal is over
+            print(f"{table.game.name}: {table.n} players, a new deal (seed shown when it is over)")
+        for s, who in enumerate(table.entries):
+            print(f"  seat {s}: {who}" + (f"  {links[s]}" if s in links else ""))
+        if screen is not None:
+            people = ", ".join(str(s) for s in table.humans)
+            print(f"seats {people} share one screen: {screen}")
+            print(
+                "it hides every card between two people's turns; Ctrl-C stops the table", flush=True
+            )
+        else:
+            print("each link is that seat's alone; Ctrl-C stops the table", flush=True)
+        if not args.no_browser:
+            import webbrowser
+
+            webbrowser.open(screen if screen is not None else links[min(links)])
         server.serve(sock)
     if table.outcome is None and table.actions:
         path = table.save()
