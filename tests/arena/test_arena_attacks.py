@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from cardcore.arena import run_arena
+from cardcore import load_game
+from cardcore.arena import deal_seed, run_arena
 from cardcore.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,13 +51,54 @@ def _arena(bot: str, tmp_path: Path, mode: str, **kw: Any) -> Any:
     )
 
 
+@pytest.mark.parametrize(
+    ("seen", "deal", "verdict"),
+    [
+        ("7", 7, "KNOWS THE DEAL (from --seed 7)"),  # play's deal without a secret
+        ("5", deal_seed(5, 2), "KNOWS THE DEAL (from --seed 5)"),  # an arena's third deal
+        ("5", deal_seed(5, 0, "a secret"), "failed (--seed [5] seen, no deal rebuilt from it)"),
+    ],
+)
+def test_the_seed_thief_knows_a_deal_its_seed_dealt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    seen: str, deal: int, verdict: str,
+) -> None:  # fmt: skip
+    """The control for the tests below: the thief's "failed" means a deal out of its reach."""
+    import tests.arena.attack_bots as attack
+
+    monkeypatch.setattr(attack, "_ancestors", lambda: [1])
+    monkeypatch.setattr(attack, "_cmdline", lambda _: ["cardcore", "--seed", seen, "--json"])
+    game = load_game("highcard", hand_size=13)
+    observation = game.observe(game.initial_state(2, deal), 1)
+    monkeypatch.setattr("tests.arena.attack_bots.os.listdir", lambda _: [])  # only _cmdline's
+    attack.SeedThief(game).attack(observation)
+    assert _verdicts(capsys.readouterr().err, "seed") == [verdict]
+
+
+def test_the_seed_thief_does_not_guess_from_a_small_hand(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three cards fit one deal in 22,100: the thief says it cannot tell, not that it failed."""
+    import tests.arena.attack_bots as attack
+
+    monkeypatch.setattr(attack, "_ancestors", lambda: [1])
+    monkeypatch.setattr(attack, "_cmdline", lambda _: ["cardcore", "--seed", "7"])
+    game = load_game("highcard")
+    observation = game.observe(game.initial_state(2, 7), 0)
+    monkeypatch.setattr("tests.arena.attack_bots.os.listdir", lambda _: [])
+    attack.SeedThief(game).attack(observation)
+    (verdict,) = _verdicts(capsys.readouterr().err, "seed")
+    assert verdict.startswith("INCONCLUSIVE (a hand of 3 cards"), verdict
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_the_seed_on_the_command_line_reveals_no_deal(tmp_path: Path, mode: str) -> None:
     """A bot that reads ``--seed`` off the arena's command line cannot rebuild the deals."""
     flags = {"none": ["--isolation", "none"], "process": ["--isolation", "process",
              "--no-sandbox"], "sandbox": ["--isolation", "process", "--sandbox"]}[mode]  # fmt: skip
     args = [sys.executable, "-m", "cardcore", "arena", "highcard", "--bots",
-            f"{BOTS}:SeedThief,random", "--games", "3", "--seed", "5", "--workers", "1",
+            f"{BOTS}:SeedThief,random", "-o", "hand_size=13", "--games", "3", "--seed", "5",
+            "--workers", "1",
             "--db", str(tmp_path / "s.sqlite"), "--no-progress", *flags]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300, check=False)

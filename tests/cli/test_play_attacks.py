@@ -66,7 +66,7 @@ def test_the_seed_on_the_command_line_reveals_no_deal(tmp_path: Path, mode: str)
     record = tmp_path / "m.json"
     done = _play(
         tmp_path, "highcard", "--bots", f"{BOTS}:SeedThief,random", "--seed", "7",
-        "--json", "--record", str(record), *MODES[mode],
+        "-o", "hand_size=13", "--json", "--record", str(record), *MODES[mode],
     )  # fmt: skip
     data = _outcome(done)
     verdicts = _verdicts(done.stderr, "seed")
@@ -77,7 +77,7 @@ def test_the_seed_on_the_command_line_reveals_no_deal(tmp_path: Path, mode: str)
     assert "--seed does not deal it again" in done.stderr
     saved = MatchRecord.load(record)
     assert saved.seed == data["seed"] != 7  # the record holds the deal, and replays
-    verify(saved, load_game("highcard"))
+    verify(saved, load_game("highcard", **saved.options))
 
 
 @pytest.mark.parametrize("mode", MODES)
