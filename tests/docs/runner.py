@@ -37,8 +37,13 @@ FRAGMENT_LANGS = ("py",)
 """Code that is part of a file the reader writes (a hooks module), shown but not run."""
 REFUSED_LANGS = ("bash", "sh", "shell", "shell-session", "pycon", "python3", "py3")
 """Languages the docs do not use: a runnable example is ``python`` or ``console``."""
-TIMEOUT = 300
-"""Seconds one command or block may take."""
+TIMEOUT = 1500
+"""Seconds one command or block may take before it is taken for hung.
+
+A guard against a hang, never a speed check: the slowest block (distributing.md's
+compiled wheels) takes about 80 s on an idle 2-core machine and was seen over 300 s
+on a busy one.
+"""
 _SKIP_NAMES = {"site", "build", "dist", "__pycache__"}
 
 
