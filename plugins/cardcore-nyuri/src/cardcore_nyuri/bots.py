@@ -30,12 +30,11 @@ from cardcore_nyuri.actions import (
     Steal,
     Swap,
     TakeBack,
-    _mask_value,
 )
 from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.rules import Nyuri
 from cardcore_nyuri.state import NyuriObservation, NyuriState, Phase
-from cardcore_nyuri.steals import _OF_VALUE, _VALUE_ABOVE, cheapest_set, highest_set
+from cardcore_nyuri.steals import _OF_VALUE, _VALUE_ABOVE, _mask_value, cheapest_set, highest_set
 
 __all__ = [
     "PLAYOUT_HORIZON",

@@ -56,7 +56,7 @@ from cardcore_nyuri.state import (
     nyuri_layout,
     nyuri_zones,
 )
-from cardcore_nyuri.steals import offer_actions, steal_problem
+from cardcore_nyuri.steals import _mask_value, offer_actions, steal_problem
 
 __all__ = ["Nyuri"]
 
@@ -362,7 +362,7 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
                 offer = Steal.from_mask(m)
                 offers[s] = offer.cards
                 masks[oz + s] = 0
-                v = offer.value
+                v = _mask_value(m)
                 if v > best:
                     best = v
                     winner = s
