@@ -7,6 +7,7 @@ checkouts in turn to compare them::
     python benchmarks/nyuri_speed.py match            # the README's example, 3 seats
     python benchmarks/nyuri_speed.py match --bots ismcts,ismcts,ismcts
     python benchmarks/nyuri_speed.py ismcts --preset pagat --seconds 5
+    python benchmarks/nyuri_speed.py ismcts --preset pagat --players 2
     python benchmarks/nyuri_speed.py raw --preset default --seconds 5
 
 * ``match``: CPU seconds of one seeded pagat match of three seats, by default
@@ -14,7 +15,8 @@ checkouts in turn to compare them::
   ``--bots`` means 50 iterations); prints the outcome too, which must not change.
 * ``ismcts``: ISMCTS iterations per CPU second, searches of 100 iterations with the
   game's hints at positions of seeded random four-seat games (the loop of
-  ``compare.py`` and ``compiled.py``).
+  ``compiled.py``; ``--players 2`` for the two seats of ``compare.py``'s search table,
+  where ``pagat`` play-outs go round to the turn limit).
 * ``raw``: ``legal + apply`` random play, decisions per CPU second, four seats (the loop
   of ``compare.py``).
 """
@@ -50,14 +52,14 @@ def _match(bots: str, seed: int) -> str:
     return f"match {bots} seed {seed}: {spent:.2f} s CPU, {len(record.actions)} decisions, scores {o.scores}"
 
 
-def _searches(game: Any, seed: int) -> Iterator[int]:
+def _searches(game: Any, seed: int, players: int = 4) -> Iterator[int]:
     """Endless ISMCTS searches at positions of seeded random games; yields iterations."""
     from cardcore import load_bot
 
     pick = random.Random(seed)
     g = seed
     while True:
-        state = game.initial_state(4, g)
+        state = game.initial_state(players, g)
         g += 1
         k = 0
         while (player := game.current_player(state)) is not None:
@@ -102,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--players", type=int, default=4, help="seats of the ismcts games")
     args = parser.parse_args(argv)
     if args.figure == "match":
         print(_match(args.bots, args.seed))
@@ -109,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     from cardcore import load_game
 
     game = load_game("nyuri", preset=args.preset)
-    stream = _searches(game, 1) if args.figure == "ismcts" else _random_games(game, 1)
+    if args.figure == "ismcts":
+        stream = _searches(game, 1, args.players)
+    else:
+        stream = _random_games(game, 1)
     count, spent = _rate(stream, args.seconds)
     unit = "iterations" if args.figure == "ismcts" else "decisions"
     print(f"{args.figure} {args.preset}: {count / spent:,.0f} {unit} per CPU second")

@@ -419,7 +419,7 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
                 segments.append((0, 0, size))
                 ends.append(total)
             return
-        _valued_segments(keys, allowed, above, segments, ends)
+        _valued_segments(cast("list[int]", keys), allowed, above, segments, ends)  # sorted
 
     def _item(self, index: int) -> C:
         ends = self._ends
@@ -492,7 +492,7 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
 
 
 def _valued_segments(
-    keys: Sequence[int],
+    keys: list[int],
     allowed: tuple[int, ...],
     above: int,
     segments: list[tuple[int, int, int]],
@@ -500,9 +500,12 @@ def _valued_segments(
 ) -> None:
     """Append the segments and running ends of the sets worth more than ``above``.
 
-    The sets are those of :class:`CardSubsets`, size by size, over the sorted ``keys``. Since the weights ascend, the sets worth enough with a given lead end in a suffix of
-    positions (found by bisection), and from the first lead whose next cards are enough,
-    all the rest is one block.
+    The sets are those of :class:`CardSubsets`, size by size, over the sorted ``keys``.
+    Since the weights ascend, the sets worth enough with a given lead end in a suffix of
+    positions, and from the first lead whose next cards are enough, all the rest is one
+    block. For one lead, the suffix that completes a pair with the card at ``b`` starts
+    no later as ``b`` moves up (the card weighs more), so it is found by walking down
+    from where it started for the card before, not by a search for each card.
     """
     k = len(keys)
     total = 0
@@ -538,9 +541,14 @@ def _valued_segments(
                 need = above - wa
                 a += 1
             b = bisect_right(keys, (need - top) << 6 | 63, a)
+            start = k  # the first position after b whose card completes a pair worth enough
             while b < k - 1:
                 kb = keys[b]
-                start = bisect_right(keys, (need - (kb >> 6)) << 6 | 63, b + 1)
+                bar = need - (kb >> 6)
+                if start <= b:
+                    start = b + 1
+                while start > b + 1 and keys[start - 1] >> 6 > bar:
+                    start -= 1
                 if start == b + 1:  # every pair from b on
                     n = k - b
                     total += n * (n - 1) // 2

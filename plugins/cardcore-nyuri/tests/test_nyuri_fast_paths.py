@@ -15,6 +15,7 @@ from math import comb
 from typing import Any
 
 import attrs
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +35,14 @@ from cardcore_nyuri import (
     Steal,
 )
 from cardcore_nyuri.actions import _VALUE
-from cardcore_nyuri.bots import _sum_counts, count_value, heuristic_policy
+from cardcore_nyuri.bots import (
+    PLAYOUT_HORIZON,
+    _played_out,
+    _sum_counts,
+    count_value,
+    heuristic_policy,
+    playout_value,
+)
 from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.steals import offer_actions, offer_masks, steal_problem
 
@@ -371,3 +379,85 @@ def test_listed_offers_are_the_legal_steal_sets_in_the_lazy_order(
     assert len(legal) == len(stealing) + 1
     masks = [a.mask for a in legal if isinstance(a, Steal)]
     assert list(offer_masks(hand, target, guard, any_suit=any_suit)) == masks
+
+
+def _heuristic_end(game: Nyuri, state: NyuriState) -> NyuriState:
+    """The plain play-out: the heuristic to the end, move by move."""
+    policy = heuristic_policy(game, 0)
+    while game.current_player(state) is not None:
+        state = game.apply(state, policy(state))
+    return state
+
+
+class _Renamed(Nyuri):
+    """A subclass: its play-out value plays move by move."""
+
+
+@pytest.mark.parametrize(
+    ("options", "players"),
+    [
+        ({"preset": "pagat"}, 2),
+        ({"preset": "pagat"}, 3),
+        ({"preset": "default"}, 2),
+        ({"capture": "hand"}, 2),
+        ({"capture": "hand"}, 4),
+        ({"capture": "hand", "turn_limit": 37}, 2),
+        ({"preset": "pagat", "turn_limit": 51}, 2),
+    ],
+)
+def test_the_playout_value_ends_where_the_heuristic_play_ends(
+    options: dict[str, Any], players: int
+) -> None:
+    """Played on from the horizon, skipping the rounds of a circle (two-player hand
+    capture goes round two turns until the turn limit, NY-5.3c), the heuristic's play
+    ends in the very state it reaches move by move; so does a subclass's."""
+    game = load_game("nyuri", **options)
+    assert isinstance(game, Nyuri)
+    renamed = _Renamed(game.options)
+    long = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.initial_state(players, seed)
+        k = 0
+        while game.current_player(state) is not None:
+            k += 1
+            if k % 9 == 0:  # every ninth position of the random game
+                end = _heuristic_end(game, state)
+                assert _played_out(game, state) == end
+                assert _played_out(renamed, state) == end
+                long += end.turn - state.turn > 20
+                for seat in range(players):
+                    assert playout_value(game, state, seat) == count_value(game, end, seat)
+            legal = game.legal_actions(state)
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    if players == 2 and game.options.capture == "hand":
+        assert long, "no long play-out to skip rounds of"  # the turn limit ends them
+
+
+def test_searches_with_the_playout_value_are_those_of_full_playouts() -> None:
+    """ISMCTS with Nyuri's hints (play-outs cut at the horizon, played on by the value)
+    grows the very trees of play-outs to the end scored by the counts, in two- to
+    four-player games of both presets."""
+    for preset in ("pagat", "default"):
+        game = load_game("nyuri", preset=preset)
+        hints = ISMCTSBot(game).hints
+        assert hints.value is playout_value and hints.horizon == PLAYOUT_HORIZON
+        full = attrs.evolve(hints, value=count_value, horizon=0)
+        for players in (2, 3, 4):
+            state = game.initial_state(players, players)
+            rng = random.Random(players)
+            k = 0
+            while (seat := game.current_player(state)) is not None and k < 40:
+                obs = game.observe(state, seat)
+                if len(obs.legal_actions) > 1 and k % 6 == 0:
+                    trees = []
+                    for h in (hints, full):
+                        bot = ISMCTSBot(game, seed=k, iterations=25, hints=h)
+                        choice = bot.act(obs)
+                        assert bot.last_tree is not None
+                        edges = bot.last_tree.edges.items()
+                        trees.append((choice, {a: (e.n, e.w, e.avail) for a, e in edges}))
+                    assert trees[0] == trees[1]
+                legal = obs.legal_actions
+                state = game.apply(state, legal[rng.randrange(len(legal))])
+                k += 1

@@ -34,6 +34,7 @@ from cardcore_nyuri import (
     TakeBack,
     nyuri_layout,
 )
+from cardcore_nyuri.steals import offer_actions
 
 # ---- helpers -----------------------------------------------------------------------
 
@@ -262,7 +263,6 @@ def test_offer_list_matches_brute_force() -> None:
 
     rng = random.Random(5)
     for any_suit in (False, True):
-        g = game(guarded_single="any_suit" if any_suit else "same_suit")
         for _ in range(150):
             picks = rng.sample(range(52), 2 + rng.randrange(16))
             t, rest = picks[0], picks[1:]
@@ -282,11 +282,13 @@ def test_offer_list_matches_brute_force() -> None:
                         continue
                     want.append(Steal(Card.of(c) for c in combo))
             hand_mask = sum(1 << c for c in rest)
-            got = g._offer_actions(hand_mask, 1 << t, 0 if guard is None else 1 << guard)
+            got = offer_actions(hand_mask, t, -1 if guard is None else guard, any_suit=any_suit)
             assert len(got) == len(set(got))
             assert set(got) == set(want)
             assert got[0] == Decline()
-            assert got == g._offer_actions(hand_mask, 1 << t, 0 if guard is None else 1 << guard)
+            assert got == offer_actions(
+                hand_mask, t, -1 if guard is None else guard, any_suit=any_suit
+            )
 
 
 def test_offer_list_order_matches_brute_force() -> None:
@@ -300,7 +302,6 @@ def test_offer_list_order_matches_brute_force() -> None:
 
     rng = random.Random(11)
     for any_suit in (False, True):
-        g = game(guarded_single="any_suit" if any_suit else "same_suit")
         for _ in range(300):
             picks = rng.sample(range(52), 2 + rng.randrange(24))
             t, rest = picks[0], picks[1:]
@@ -321,7 +322,7 @@ def test_offer_list_order_matches_brute_force() -> None:
                     if sum(c % 13 + 2 for c in combo) > tv and (k == 2 or tv > 10):
                         want.append(Steal(Card.of(c) for c in combo))
             hand_mask = sum(1 << c for c in rest)
-            got = g._offer_actions(hand_mask, 1 << t, 0 if guard is None else 1 << guard)
+            got = offer_actions(hand_mask, t, -1 if guard is None else guard, any_suit=any_suit)
             assert got == tuple(want)
 
 

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from math import comb
 from typing import Any, Final, final
 
+import attrs
+
 from cardcore import SPECTATOR
 from cardcore_nyuri.actions import (
     _HIGHER_SAME_SUIT,
@@ -28,14 +30,19 @@ from cardcore_nyuri.actions import (
     Steal,
     Swap,
     TakeBack,
-    _mask_value,
 )
 from cardcore_nyuri.options import NyuriOptions
 from cardcore_nyuri.rules import Nyuri
 from cardcore_nyuri.state import NyuriObservation, NyuriState, Phase
-from cardcore_nyuri.steals import _OF_VALUE, _VALUE_ABOVE, cheapest_set, highest_set
+from cardcore_nyuri.steals import _OF_VALUE, _VALUE_ABOVE, _mask_value, cheapest_set, highest_set
 
-__all__ = ["NyuriHeuristic", "count_value", "heuristic_policy"]
+__all__ = [
+    "PLAYOUT_HORIZON",
+    "NyuriHeuristic",
+    "count_value",
+    "heuristic_policy",
+    "playout_value",
+]
 
 _KEEP_HIGH = 0.01
 """Cost per point of target value laid: high cards are worth keeping for stealing."""
@@ -527,3 +534,66 @@ def count_value(game: Nyuri, state: NyuriState, seat: int) -> float:
         outcome = game.outcome(state)
         won = outcome.reward(seat) if outcome is not None else 0.5
     return (1 - _MARGIN_WEIGHT) * won + _MARGIN_WEIGHT * margin
+
+
+# ---- play-outs to the end, over the circles of hand capture ----
+
+PLAYOUT_HORIZON: Final = 9
+"""The play-out decisions a search makes before :func:`playout_value` plays on (the hints'
+horizon): 2N + 1 or more, so every seat has moved and made its policy by then, as before."""
+
+
+def playout_value(game: Nyuri, state: NyuriState, seat: int) -> float:
+    """:func:`count_value` where the heuristic's play from ``state`` ends.
+
+    A play-out to the end's score, for play-outs cut at the hints' horizon. With
+    ``capture=hand`` and two players a theft draws nobody a card, and the heuristic's
+    play goes round the same positions to the turn limit: :func:`_play_on` skips rounds.
+    """
+    return count_value(game, _played_out(game, state), seat)
+
+
+_LAST: Final[list[Any]] = [None, None, None, None]
+"""The last game, its policy, state played out and end (asked once per seat on a path)."""
+
+
+def _played_out(game: Nyuri, state: NyuriState) -> NyuriState:
+    """Where the heuristic's play from ``state`` ends (``state`` itself once over)."""
+    last = _LAST
+    if last[2] is not state or last[0] is not game:
+        if last[0] is not game:
+            last[0], last[1] = game, heuristic_policy(game, 0)  # the bot ignores its seed
+        last[2], last[3] = state, _play_on(game, last[1], state)
+    return last[3]  # type: ignore[no-any-return]
+
+
+def _play_on(
+    game: Nyuri, policy: Callable[[NyuriState], NyuriAction], state: NyuriState
+) -> NyuriState:
+    """Play ``state`` to the end with ``policy``, skipping the rounds of a circle.
+
+    With ``capture=hand`` the positions at the start of a turn are remembered (with
+    ``capture=pile`` every turn fills a pile, draws or counts a dead turn: none comes
+    back). The policy and the rules read the table, the random state, the seats and the
+    dead turns, and the turn number only for the turn limit: once a position comes back,
+    the same turns go round until the limit. Whole rounds are skipped, as near the limit
+    as they go; only the turn's number and the latest turn's move on. A subclass's rules
+    may differ: its play is played out move by move.
+    """
+    apply, limit, current = game.apply, game.options.turn_limit, game.current_player
+    plain = type(game) is Nyuri and game.options.capture == "hand"
+    seen: dict[Any, int] | None = {} if plain else None
+    while current(state) is not None:
+        if seen is not None and state.phase is _LAY:
+            t = state.table
+            key = (t.masks, t.orders, t.known, state.layer, state.rng, state.dead_turns)
+            first = seen.setdefault(key, state.turn)
+            if first != state.turn:
+                period = state.turn - first
+                skip = (limit - state.turn) // period * period
+                if skip and state.last is not None:
+                    last = attrs.evolve(state.last, turn=state.last.turn + skip)
+                    state = attrs.evolve(state, turn=state.turn + skip, last=last)
+                seen = None
+        state = apply(state, policy(state))
+    return state

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 
 from cardcore import BotSpec, CodecSpec, GameSpec, Plugin, SearchHints
-from cardcore_nyuri.bots import NyuriHeuristic, count_value, heuristic_policy
+from cardcore_nyuri.bots import PLAYOUT_HORIZON, NyuriHeuristic, heuristic_policy, playout_value
 from cardcore_nyuri.options import PRESETS, NyuriOptions
 from cardcore_nyuri.rules import Nyuri
 
@@ -43,13 +43,16 @@ plugin = Plugin(
     ],
     # Heuristic play-outs (by its state policy, which chooses as the bot does without
     # building observations) and a score-aware value: the win share, plus a little for
-    # the card margin.
+    # the card margin. After a few decisions the value plays the heuristic on to the end
+    # itself, where it skips the rounds of a circle (two-player hand capture): the same
+    # ends as play-outs to the end, and the same searches.
     search_hints=[
         SearchHints(
             game="nyuri",
             rollout="nyuri-heuristic",
             state_policy=heuristic_policy,
-            value=count_value,
+            value=playout_value,
+            horizon=PLAYOUT_HORIZON,
         )
     ],
 )

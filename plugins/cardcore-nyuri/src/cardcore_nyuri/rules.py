@@ -56,7 +56,7 @@ from cardcore_nyuri.state import (
     nyuri_layout,
     nyuri_zones,
 )
-from cardcore_nyuri.steals import offer_actions, steal_problem
+from cardcore_nyuri.steals import _mask_value, offer_actions, steal_problem
 
 __all__ = ["Nyuri"]
 
@@ -69,6 +69,7 @@ _OVER: Final = Phase.OVER
 
 _RETURN_BOTH: Final[tuple[NyuriAction, ...]] = (TakeBack(), Swap())
 _RETURN_TAKE: Final[tuple[NyuriAction, ...]] = (TakeBack(),)
+_LISTED: Final[list[tuple[Any, Any, Any]]] = [(None, None, ())]  # last game, state, listing
 
 
 def _all_know(known: tuple[int, ...], m: int) -> tuple[int, ...]:
@@ -176,6 +177,14 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
         of the hand sorted by value (then suit), a lazy sequence that builds a steal only
         when it is read. Return: ``take back``, then ``swap`` when the stock is not empty.
         """
+        listed = _LISTED[0]  # kept: an observation of the mover and its caller share it
+        if listed[1] is state and listed[0] is self:
+            return listed[2]  # type: ignore[no-any-return]
+        out = self._listing(state)
+        _LISTED[0] = (self, state, out)
+        return out
+
+    def _listing(self, state: NyuriState) -> Sequence[NyuriAction]:
         phase = state.phase
         masks = state.table.masks
         if phase is _OFFER:
@@ -205,21 +214,11 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
             return _RETURN_BOTH if masks[0] else _RETURN_TAKE
         return ()
 
-    def _offer_actions(self, hand: int, tmask: int, gmask: int) -> Sequence[NyuriAction]:
-        """The legal offers from ``hand`` against a target and bodyguard (card masks)."""
-        g = gmask.bit_length() - 1
-        return offer_actions(hand, tmask.bit_length() - 1, g, any_suit=self._any_suit)
-
     def steal_problem(self, offer: int, target: int, guard: int = -1) -> str | None:
         """Why a set of cards cannot steal a target (NY-4.4), or ``None`` if it can.
 
-        Args:
-            offer: the offered cards as a mask.
-            target: the target's card id.
-            guard: the bodyguard's card id, ``-1`` when unguarded.
-
-        Returns:
-            The reason in the players' words, or ``None`` for a legal steal.
+        The offer is a card mask, the target and its bodyguard card ids (``guard`` -1:
+        unguarded); the reason comes in the players' words.
         """
         return steal_problem(offer, target, guard, any_suit=self._any_suit)
 
@@ -363,7 +362,7 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
                 offer = Steal.from_mask(m)
                 offers[s] = offer.cards
                 masks[oz + s] = 0
-                v = offer.value
+                v = _mask_value(m)
                 if v > best:
                     best = v
                     winner = s

@@ -17,11 +17,11 @@ from cardcore import Card, CardSubsets, ConcatActions
 from cardcore_nyuri.actions import (
     _HIGHER_SAME_SUIT,
     _SUIT_OF,
+    _SUIT_VALUE,
     _VALUE,
     Decline,
     NyuriAction,
     Steal,
-    _mask_value,
 )
 
 __all__ = ["cheapest_set", "highest_set", "offer_actions", "offer_masks", "steal_problem"]
@@ -35,6 +35,9 @@ _OF_VALUE: Final[tuple[int, ...]] = tuple(
     sum(1 << (13 * s + v - 2) for s in range(4)) if v >= 2 else 0 for v in range(15)
 )
 """Per value (2 to 14; 0 and 1 empty), the four cards of that value as a mask."""
+_SUM: Final[tuple[int, ...]] = _SUIT_VALUE
+"""Per 13-bit suit mask, the sum of its card values: held here, where the compiled
+build reads it natively (``actions`` stays interpreted)."""
 _ONLY_DECLINE: Final[tuple[NyuriAction, ...]] = (Decline(),)
 _LISTED_SETS: Final = 28
 """When a hand has at most this many pairs (and triples, against a target worth more
@@ -143,6 +146,12 @@ def offer_masks(hand: int, target: int, guard: int, *, any_suit: bool) -> Iterat
         return
     sizes = (2, 3) if tv > 10 else (2,)
     yield from CardSubsets(Steal, hand, sizes=sizes, weights=_VALUE, above=tv).masks()
+
+
+def _mask_value(m: int) -> int:
+    """The sum of the card values in a card mask (NY-4.5), as ``Steal.value`` reads it."""
+    sv = _SUM
+    return sv[m & 0x1FFF] + sv[(m >> 13) & 0x1FFF] + sv[(m >> 26) & 0x1FFF] + sv[m >> 39]
 
 
 def steal_problem(offer: int, target: int, guard: int = -1, *, any_suit: bool) -> str | None:
