@@ -80,7 +80,8 @@ class SearchHints:
     ``game.apply`` itself. Needs :attr:`segment`."""
     horizon: int = attrs.field(default=0, validator=_non_negative)
     """Stop each play-out after this many decisions and score it with :attr:`value`
-    (0: no limit). Needs :attr:`value`."""
+    (0: no limit). Needs :attr:`value`. It goes with :attr:`rollout`: a bot that plays
+    out with another policy (``rollout=random``) plays to the end."""
     iterations: int | None = attrs.field(default=None, validator=_positive_or_none)
     """The ISMCTS iterations per decision when neither ``iterations`` nor ``seconds``
     is given (``None``: the generic default)."""

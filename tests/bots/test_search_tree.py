@@ -306,6 +306,30 @@ def test_partners_share_one_reward() -> None:
     assert {_mean(e) for e in bot.last_tree.edges.values()} == {0.5}
 
 
+@pytest.mark.parametrize("rollout", [None, "random"])
+def test_the_games_horizon_goes_with_its_own_play_out_policy(rollout: str | None) -> None:
+    """A hint's horizon cuts the hint's play-outs; ``rollout=random`` plays to the end."""
+    g = load_game("nyuri")
+    state = g.initial_state(2, 5)
+    seat = g.current_player(state)
+    assert seat is not None
+    scored: list[bool] = []
+
+    def value(game: Any, st: Any, s: int) -> float:
+        scored.append(game.current_player(st) is None)
+        return 0.5
+
+    from cardcore_nyuri.bots import heuristic_policy
+
+    hints = SearchHints(
+        game="nyuri", rollout="nyuri-heuristic", state_policy=heuristic_policy, value=value,
+        horizon=2,
+    )  # fmt: skip
+    ISMCTSBot(g, seed=1, iterations=20, hints=hints, rollout=rollout).act(g.observe(state, seat))
+    assert scored
+    assert all(scored) is (rollout == "random"), scored
+
+
 # ---- play-outs end with the hand --------------------------------------------------
 
 

@@ -101,9 +101,10 @@ def _resolve(
     if horizon is not None and horizon < 0:
         raise ValueError(f"horizon must be >= 0, not {horizon}")
     h = hints if hints is not None else game_hints(game)
-    policy, guides = _rollout_policy(
-        game, rollout if rollout is not None else h.rollout or "random", rng, h
-    )
+    chosen = rollout if rollout is not None else h.rollout or "random"
+    policy, guides = _rollout_policy(game, chosen, rng, h)
+    if horizon is None:  # the game's horizon goes with its own play-out policy
+        horizon = h.horizon if chosen == (h.rollout or "random") else 0
     value: Callable[[Any, int], float] | None = getattr(game, "evaluate", None)
     if h.value is not None:
         value = functools.partial(h.value, game)
@@ -114,7 +115,7 @@ def _resolve(
         guides,
         value,
         segment,
-        h.horizon if horizon is None else horizon,
+        horizon,
         score_value and h.value is not None,
         h.segment_apply(game) if segment is not None and h.segment_apply is not None else None,
     )
