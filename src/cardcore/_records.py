@@ -64,10 +64,17 @@ def record_builder(cls: Callable[P, T]) -> Callable[P, T]:
         "__setattr__": object.__setattr__,
         "__delattr__": object.__delattr__,
     }
+    # Calling the filler class makes a blank object more cheaply than ``object.__new__``
+    # does (no argument checks), once ``__init__`` is object's: then nothing else runs
+    # (for a class of a plain metaclass with object's ``__new__``).
+    plain = type(cls) is type and cls.__new__ is object.__new__  # type: ignore[comparison-overlap]
+    blank = "filler()" if plain else "new(filler)"
+    if plain:
+        body["__init__"] = object.__init__
     filler = type(f"_{cls.__name__}Builder", (cls,), body)
     namespace: dict[str, Any] = {"new": object.__new__, "filler": filler, "cls": cls}
     params, fills = _parameters(cls.__qualname__, fields, namespace)
-    lines = [f"def build({', '.join(params)}):", *fills, "    o = new(filler)"]
+    lines = [f"def build({', '.join(params)}):", *fills, f"    o = {blank}"]
     lines += [f"    o.{f.name} = {_arg(f)}" for f in fields]
     lines += ["    o.__class__ = cls", "    return o"]
     exec("\n".join(lines), namespace)  # noqa: S102 - the source is built from field names only

@@ -78,6 +78,13 @@ _LOW13: Final = (1 << 13) - 1
 _RANK_WORDS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
+# The core's functions the moves call, as constants: compiled, a constant is read from
+# a C static, a plain imported name from the module's dictionary on every call.
+_NEW_TABLE: Final = new_table
+_NEW_STATE: Final = new_state
+_RNG_BELOW: Final = rng_below
+
+
 def _highest_rank(hand: int) -> int:
     """The highest rank index held in a non-empty card mask."""
     return ((hand | hand >> 13 | hand >> 26 | hand >> 39) & _LOW13).bit_length() - 1
@@ -137,6 +144,8 @@ class Box(GameText[BoxAction, BoxObservation]):
         self.options: Final = options or BoxOptions()
         """The typed options."""
         self._fill: Final = self.options.box_refill == "fill_to_four"
+        self._outcomes: Final[dict[tuple[object, ...], Outcome]] = {}
+        """Outcomes built, by the facts they follow from (see :meth:`outcome`)."""
 
     def __repr__(self) -> str:
         return f"Box({self.options!r})"
@@ -267,6 +276,7 @@ class Box(GameText[BoxAction, BoxObservation]):
                         self.legal_actions(state),
                     )
             src = HAND + cur
+            src_mask = hand
             boxed = False
         elif isinstance(action, TurnUp):
             if order:
@@ -287,8 +297,13 @@ class Box(GameText[BoxAction, BoxObservation]):
             # BX-4.6a / BX-4.3: a box card chosen uniformly at random, seen by nobody
             # before: the k-th card of the box, lowest id first.
             src = BOX + cur
-            box = t.masks[src]
-            k, rng = rng_below(rng, box.bit_count())
+            box = src_mask = t.masks[src]
+            size = 0  # the box's cards, counted (a method call costs more when compiled)
+            m = box
+            while m:
+                m &= m - 1
+                size += 1
+            k, rng = _RNG_BELOW(rng, size)
             for _ in range(k):
                 box &= box - 1
             c = (box & -box).bit_length() - 1
@@ -299,11 +314,11 @@ class Box(GameText[BoxAction, BoxObservation]):
                 # (the table ``t.move(c, src, EXTRA + winner)`` gives, built at once).
                 bit = 1 << c
                 masks = list(t.masks)
-                masks[src] ^= bit
-                masks[EXTRA + winner] |= bit
+                masks[src] = src_mask ^ bit
+                masks[EXTRA + winner] = t.masks[EXTRA + winner] | bit
                 k0, k1, k2, k3 = t.known
                 known = (k0 | bit, k1 | bit, k2 | bit, k3 | bit)
-                t = new_table((t.layout, tuple(masks), t.orders, known))
+                t = _NEW_TABLE((t.layout, tuple(masks), t.orders, known))
                 played_by, from_box = state.played_by, state.from_box
                 return end_round(
                     state,
@@ -327,15 +342,16 @@ class Box(GameText[BoxAction, BoxObservation]):
         # The card goes face up onto the table, seen by every seat: the table
         # ``t.move(c, src, TABLE)`` gives, built at once (the tests compare the two).
         bit = 1 << c
-        masks = list(t.masks)
-        masks[src] ^= bit
-        masks[TABLE] |= bit
+        tm = t.masks
+        masks = list(tm)
+        masks[src] = src_mask ^ bit  # int operations, not those of list items
+        masks[TABLE] = tm[TABLE] | bit
         # Tuples grow by concatenation: one copy (a starred display goes through a list
         # in the compiled build).
         grown = order + (c,)  # noqa: RUF005
         orders = (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), grown, ())
         k0, k1, k2, k3 = t.known
-        t = new_table((t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit)))
+        t = _NEW_TABLE((t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit)))
         # BX-4.5: an equal rank reverses the direction; BX-4.4, BX-4.7: the next active
         # seat follows.
         direction = state.direction
@@ -349,7 +365,7 @@ class Box(GameText[BoxAction, BoxObservation]):
             return end_round(
                 state, t, rng, played_by, from_box, cur, nxt, Ending.EMPTY_BOX, None, self._fill
             )
-        return new_state(
+        return _NEW_STATE(
             t,
             rng,
             state.dealer,
@@ -409,6 +425,21 @@ class Box(GameText[BoxAction, BoxObservation]):
         """
         if state.current is not None:
             return None
+        # The outcome follows from who went out when, and (when the last players went
+        # out together) their extra piles: a search scores every play-out, so each
+        # outcome is built once (an outcome is an immutable value).
+        active = state.active
+        key: tuple[object, ...] = (active, state.out)
+        if not active:
+            m = state.table.masks
+            key = (active, state.out, *(m[EXTRA + p].bit_count() for p in range(NUM_PLAYERS)))
+        found = self._outcomes.get(key)
+        if found is None:
+            found = self._outcomes[key] = self._outcome(state)
+        return found
+
+    def _outcome(self, state: BoxState) -> Outcome:
+        """:meth:`outcome` of a finished game, built."""
         final = max(state.out)
         survivors = [p for p in range(NUM_PLAYERS) if (state.active >> p) & 1]
         if survivors:
