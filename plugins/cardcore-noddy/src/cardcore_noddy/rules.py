@@ -86,6 +86,17 @@ _GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
 """Every go, by ``seat * 32 + total``."""
 
 
+# Names of other modules that the moves use, as constants: compiled, a constant is read
+# from a C static, an imported name from the module's dictionary on every use.
+_NEW_STATE: Final = new_state
+_NEW_TABLE: Final = new_table
+_NEW_PLAYED: Final = new_played
+_LAYOUT: Final = LAYOUT
+_PLAY: Final = Play
+_PASS: Final = Pass
+_SHOW: Final = (SHOW_KNAVE, PASS)
+_ONLY_PASS: Final = (PASS,)
+
 _LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
 """The legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
 
@@ -218,15 +229,15 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             return ()
         table = state.table
         if state.phase is _PLAYING:
-            playable = table.masks[HANDS[seat]] & PLAYABLE[MAX_TOTAL - state.total]
+            playable = table.masks[1 + seat] & PLAYABLE[MAX_TOTAL - state.total]  # HANDS
             plays = _LEGAL.get(playable)
             if plays is None:
                 plays = _LEGAL[playable] = Play.singles(playable)
             return plays
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
-        if (table.masks[HANDS[seat]] >> JACK_OF[SUIT[turnup]]) & 1:
-            return (SHOW_KNAVE, PASS)
-        return (PASS,)
+        if (table.masks[1 + seat] >> JACK_OF[SUIT[turnup]]) & 1:
+            return _SHOW
+        return _ONLY_PASS
 
     def outcome(self, state: NoddyState) -> Outcome | None:
         """The first to reach the target wins (ND-6.4); there are no ties."""
@@ -249,9 +260,9 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             # Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows.
             kind = type(action)
             dealer = state.dealer
-            if kind is Pass and seat != dealer:
+            if kind is _PASS and seat != dealer:
                 # The non-dealer passes: the dealer decides next (the most common step 2).
-                return new_state(
+                return _NEW_STATE(
                     state.table,
                     state.rng,
                     dealer,
@@ -285,7 +296,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
                 event = KnaveShown(seat, _CARD[knave], 1, score)
                 if score >= self._target:
                     won = (*state.events, event, Won(seat, score))
-                    return new_state(
+                    return _NEW_STATE(
                         table, rng, dealer, scores, _OVER, None, total, gone, hand, won
                     )
             elif kind is Pass:
@@ -300,7 +311,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
                 )
             if seat != dealer:
                 events = state.events + (event,)  # noqa: RUF005 (one copy, no list)
-                return new_state(
+                return _NEW_STATE(
                     table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events
                 )
             tm = table.masks
@@ -320,7 +331,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
                 (event,),
             )
         # Step 4 (ND-4.4): play a card to the pile, score it (ND-6.3), go, or end the play.
-        if type(action) is not Play:  # Play is final: the same as isinstance
+        if type(action) is not _PLAY:  # Play is final: the same as isinstance
             raise IllegalActionError(
                 action, self._why_not_in_play(action), self.legal_actions(state)
             )
@@ -348,7 +359,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             else (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
         )
         k = table.known
-        after = (LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))
+        after = (_LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))
         # It scores (ND-6.3): the award for the total and the pile's last cards.
         code = self._total_codes[total]
         n = len(pile)
@@ -361,7 +372,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         score = scores[seat] + points
         if points:
             scores = (score, scores[1]) if seat == 0 else (scores[0], score)
-        played = new_played(seat, action.cards[0], total, points, parts, score)
+        played = _NEW_PLAYED(seat, _CARD[card], total, points, parts, score)
         rng = state.rng
         dealer = state.dealer
         hand = state.hand
@@ -369,8 +380,8 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         gone = state.gone
         if score >= self._target:
             won = (*events, played, Won(seat, score))
-            return new_state(
-                new_table(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
+            return _NEW_STATE(
+                _NEW_TABLE(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
             )
         # The other seat plays next if it can; else it goes (once a hand), and this seat
         # plays on if it can.
@@ -379,8 +390,8 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         opp_hand = masks[2 - seat]
         if opp_hand & room:
             events = events + (played,)  # noqa: RUF005 (one copy, no list)
-            return new_state(
-                new_table(after), rng, dealer, scores, _PLAYING, opp, total, gone, hand, events
+            return _NEW_STATE(
+                _NEW_TABLE(after), rng, dealer, scores, _PLAYING, opp, total, gone, hand, events
             )
         new: tuple[Event, ...] = (played,)
         if opp_hand and not gone[opp]:
@@ -388,8 +399,8 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             new = (played, _GO[opp * 32 + total])
         if masks[seat + 1] & room:
             events = events + new
-            return new_state(
-                new_table(after), rng, dealer, scores, _PLAYING, seat, total, gone, hand, events
+            return _NEW_STATE(
+                _NEW_TABLE(after), rng, dealer, scores, _PLAYING, seat, total, gone, hand, events
             )
         if total < MAX_TOTAL or self._last_at_31:
             # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
@@ -401,8 +412,8 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             new = (*new, last)
             if score >= self._target:
                 won = (*events, *new, Won(seat, score))
-                return new_state(
-                    new_table(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
+                return _NEW_STATE(
+                    _NEW_TABLE(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
                 )
         # A new deal gathers every card: the table after the play is never built.
         return self._start.deal(rng, 1 - dealer, scores, hand, events, new)
