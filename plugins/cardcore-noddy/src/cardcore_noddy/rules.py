@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from cardcore import (
     SPECTATOR,
@@ -353,10 +353,14 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             )
         # The card moves from the hand to the public, ordered pile.
         pile = table.orders[PILE] + (card,)
-        masks = (
-            (m[0], m[1] ^ bit, m[2], m[3], m[4] | bit)
+        # The masks that do not change are passed on as objects: compiled, an int read
+        # from the tuple would be unboxed, then boxed anew (a new object for a large mask).
+        mo: tuple[object, ...] = m
+        masks = cast(
+            "tuple[int, ...]",
+            (mo[0], m[1] ^ bit, mo[2], mo[3], m[4] | bit)
             if seat == 0
-            else (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
+            else (mo[0], mo[1], m[2] ^ bit, mo[3], m[4] | bit),
         )
         k = table.known
         after = (_LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))
