@@ -49,6 +49,7 @@ NEXT: Final = (NEXT_CW, NEXT_CW, NEXT_ACW)
 
 _NO_DRAWS: Final[tuple[int, ...]] = (0, 0, 0, 0)
 _FAILED_DRAW: Final = Ending.FAILED_DRAW
+_DECK: Final = DECK_52
 _NEW_TABLE: Final = new_table
 _NEW_STATE: Final = new_state
 _NEW_ROUND: Final = new_round
@@ -168,8 +169,8 @@ def end_round(
         winner,
         ending,
         stuck,
-        None if turned_up is None else DECK_52[turned_up],
-        tuple([DECK_52[c] for c in order]),
+        None if turned_up is None else _DECK[turned_up],
+        tuple([_DECK[c] for c in order]),
         played_by,
         from_box,
         hand_draws,

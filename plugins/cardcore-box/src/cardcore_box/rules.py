@@ -51,9 +51,9 @@ from cardcore_box.state import (
     BoxObservation,
     BoxState,
     Ending,
+    advance,
     layout,
     new_observation,
-    new_state,
 )
 
 __all__ = ["Box"]
@@ -81,8 +81,10 @@ _RANK_WORDS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K
 # The core's functions the moves call, as constants: compiled, a constant is read from
 # a C static, a plain imported name from the module's dictionary on every call.
 _NEW_TABLE: Final = new_table
-_NEW_STATE: Final = new_state
+_ADVANCE: Final = advance
 _RNG_BELOW: Final = rng_below
+_PLAY: Final = Play
+_TURN_UP: Final = TurnUp
 
 
 def _highest_rank(hand: int) -> int:
@@ -252,7 +254,7 @@ class Box(GameText[BoxAction, BoxObservation]):
         hand = t.masks[HAND + cur]
         order = t.orders[TABLE]
         rng = state.rng
-        if isinstance(action, Play):
+        if isinstance(action, _PLAY):
             c = action.mask.bit_length() - 1
             if not (hand >> c) & 1:
                 raise IllegalActionError(
@@ -278,7 +280,7 @@ class Box(GameText[BoxAction, BoxObservation]):
             src = HAND + cur
             src_mask = hand
             boxed = False
-        elif isinstance(action, TurnUp):
+        elif isinstance(action, _TURN_UP):
             if order:
                 top = order[-1]
                 if hand & _FOLLOW[top]:
@@ -365,20 +367,7 @@ class Box(GameText[BoxAction, BoxObservation]):
             return end_round(
                 state, t, rng, played_by, from_box, cur, nxt, Ending.EMPTY_BOX, None, self._fill
             )
-        return _NEW_STATE(
-            t,
-            rng,
-            state.dealer,
-            state.round,
-            state.leader,
-            nxt,
-            direction,
-            state.active,
-            state.out,
-            played_by,
-            from_box,
-            state.rounds,
-        )
+        return _ADVANCE(state, t, rng, nxt, direction, played_by, from_box)
 
     # ---- observing ------------------------------------------------------------------
 
