@@ -69,6 +69,7 @@ from cardcore_noddy.state import (
     new_observation,
     new_played,
     new_state,
+    play_on,
 )
 
 __all__ = ["MAX_TOTAL", "Noddy"]
@@ -91,6 +92,7 @@ _GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
 _NEW_STATE: Final = new_state
 _NEW_TABLE: Final = new_table
 _NEW_PLAYED: Final = new_played
+_PLAY_ON: Final = play_on
 _LAYOUT: Final = LAYOUT
 _PLAY: Final = Play
 _PASS: Final = Pass
@@ -377,35 +379,41 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         if points:
             scores = (score, scores[1]) if seat == 0 else (scores[0], score)
         played = _NEW_PLAYED(seat, _CARD[card], total, points, parts, score)
-        rng = state.rng
-        dealer = state.dealer
-        hand = state.hand
         events = state.events
         gone = state.gone
         if score >= self._target:
             won = (*events, played, Won(seat, score))
             return _NEW_STATE(
-                _NEW_TABLE(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
+                _NEW_TABLE(after),
+                state.rng,
+                state.dealer,
+                scores,
+                _OVER,
+                None,
+                total,
+                gone,
+                state.hand,
+                won,
             )
         # The other seat plays next if it can; else it goes (once a hand), and this seat
-        # plays on if it can.
+        # plays on if it can. The play goes on: the RNG, dealer, phase and hand stay, and
+        # the updater copies them (see state.play_on).
         room = PLAYABLE[MAX_TOTAL - total]
         opp = 1 - seat
         opp_hand = masks[2 - seat]
         if opp_hand & room:
             events = events + (played,)  # noqa: RUF005 (one copy, no list)
-            return _NEW_STATE(
-                _NEW_TABLE(after), rng, dealer, scores, _PLAYING, opp, total, gone, hand, events
-            )
+            return _PLAY_ON(state, _NEW_TABLE(after), scores, opp, total, gone, events)
         new: tuple[Event, ...] = (played,)
         if opp_hand and not gone[opp]:
             gone = (True, gone[1]) if opp == 0 else (gone[0], True)
             new = (played, _GO[opp * 32 + total])
         if masks[seat + 1] & room:
             events = events + new
-            return _NEW_STATE(
-                _NEW_TABLE(after), rng, dealer, scores, _PLAYING, seat, total, gone, hand, events
-            )
+            return _PLAY_ON(state, _NEW_TABLE(after), scores, seat, total, gone, events)
+        rng = state.rng
+        dealer = state.dealer
+        hand = state.hand
         if total < MAX_TOTAL or self._last_at_31:
             # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
             score += 1
