@@ -152,3 +152,25 @@ def test_refuses_classes_whose_init_does_more(cls: type[Any], message: str) -> N
     """A builder would skip checks or hooks, so such classes are refused by name."""
     with pytest.raises(TypeError, match=message):
         record_builder(cls)
+
+
+def test_updater_changes_the_named_fields_and_copies_the_others() -> None:
+    """``update(old, *values)`` equals ``attrs.evolve`` with those fields, and is frozen."""
+    from cardcore._records import record_updater
+
+    @attrs.frozen
+    class Three:
+        a: int
+        b: tuple[int, ...]
+        c: str
+
+    update = record_updater(Three, ("c", "a"))
+    old = Three(1, (2,), "x")
+    new = update(old, "y", 5)
+    assert new == attrs.evolve(old, c="y", a=5)
+    assert type(new) is Three
+    assert new.b is old.b
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        new.a = 3  # type: ignore[misc]
+    with pytest.raises(TypeError, match="not distinct fields"):
+        record_updater(Three, ("a", "d"))

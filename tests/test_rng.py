@@ -85,3 +85,21 @@ def test_shuffle_reference_catches_a_changed_draw() -> None:
         off_by_one(rng_seed(s), list(range(36))) != rng_shuffle(rng_seed(s), range(36))
         for s in range(5)
     )
+
+
+def _reference_below(state: int, n: int) -> tuple[int, int]:
+    """``rng_below`` as first written: 64-bit arithmetic on Python ints."""
+    mask = (1 << 64) - 1
+    state = (state + 0x9E3779B97F4A7C15) & mask
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return ((z ^ (z >> 31)) * n) >> 64, state
+
+
+@given(st.integers(-(2**70), 2**70), st.integers(1, 2**30 - 1))
+def test_below_in_machine_words_draws_the_same(state: int, n: int) -> None:
+    """The compiled build's word-sized ``rng_below`` gives the same value and next state."""
+    from cardcore._rng import _below_words
+
+    assert _below_words(state, n) == _reference_below(state, n)
+    assert rng_below(state, n) == _reference_below(state, n)

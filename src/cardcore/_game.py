@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar, final, runtime_checkable
+from typing import Any, Final, Generic, Protocol, TypeVar, final, runtime_checkable
 
 import attrs
 
 from cardcore._cards import Card
 from cardcore._codec import JsonCodec
+from cardcore._records import record_builder
 from cardcore._table import TableView
 
 __all__ = [
@@ -109,7 +110,21 @@ class IllegalActionError(ValueError):
 
 
 def _placing(scores: Sequence[float]) -> tuple[int, ...]:
-    return tuple(1 + sum(1 for o in scores if o > s) for s in scores)
+    """Per score, 1 + how many scores are higher (loops: a search scores every play-out)."""
+    out = []
+    for s in scores:
+        place = 1
+        for o in scores:
+            if o > s:
+                place += 1
+        out.append(place)
+    return tuple(out)
+
+
+_NO_SHARE: Final = Fraction(0)
+_ONE_IN: Final = (_NO_SHARE, *(Fraction(1, k) for k in range(1, 17)))
+"""``Fraction(1, k)`` for small ``k`` (a fraction is an immutable value: shared, it saves
+building one in every outcome); index 0 holds the zero share."""
 
 
 @final
@@ -146,24 +161,26 @@ class Outcome:
         s = tuple(scores)
         key = s if higher_is_better else tuple(-x for x in s)
         placing = _placing(key)
-        winners = [i for i, p in enumerate(placing) if p == 1]
-        if teams is not None:
-            team_of = {seat: t for t, members in enumerate(teams) for seat in members}
-            win_teams = {team_of[w] for w in winners}
-            k = len(win_teams)
-            shares = tuple(
-                Fraction(1, k * len(teams[team_of[i]])) if team_of[i] in win_teams else Fraction(0)
-                for i in range(len(s))
-            )
-            return cls(
-                scores=s,
-                placing=placing,
-                shares=shares,
-                teams=tuple(tuple(t) for t in teams),
-                reason=reason,
-            )
-        shares = tuple(Fraction(1, len(winners)) if p == 1 else Fraction(0) for p in placing)
-        return cls(scores=s, placing=placing, shares=shares, reason=reason)
+        if teams is None:
+            k = placing.count(1)
+            share = _ONE_IN[k] if k < len(_ONE_IN) else Fraction(1, k)
+            shares = tuple([share if p == 1 else _NO_SHARE for p in placing])
+            return _new_outcome(scores=s, placing=placing, shares=shares, reason=reason)
+        # Teams: the winning teams share the win, each team's share split among its seats.
+        team_of = {seat: t for t, members in enumerate(teams) for seat in members}
+        win_teams = {team_of[i] for i, p in enumerate(placing) if p == 1}
+        k = len(win_teams)
+        team_shares = tuple(
+            Fraction(1, k * len(teams[team_of[i]])) if team_of[i] in win_teams else _NO_SHARE
+            for i in range(len(s))
+        )
+        return cls(
+            scores=s,
+            placing=placing,
+            shares=team_shares,
+            teams=tuple(tuple(t) for t in teams),
+            reason=reason,
+        )
 
     @classmethod
     def forfeited(
@@ -218,6 +235,10 @@ class Outcome:
             forfeit=data.get("forfeit"),
             reason=str(data.get("reason", "")),
         )
+
+
+_new_outcome: Final = record_builder(Outcome)
+"""``Outcome(...)`` with every field positionally: a search builds one every play-out."""
 
 
 S = TypeVar("S", bound=State)

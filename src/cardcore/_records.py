@@ -59,15 +59,9 @@ def record_builder(cls: Callable[P, T]) -> Callable[P, T]:
     if not isinstance(cls, type):
         raise TypeError(f"record_builder needs an attrs class, not {cls!r}")
     fields = _checked_fields(cls)
-    body: dict[str, Any] = {
-        "__slots__": (),
-        "__setattr__": object.__setattr__,
-        "__delattr__": object.__delattr__,
-    }
-    filler = type(f"_{cls.__name__}Builder", (cls,), body)
-    namespace: dict[str, Any] = {"new": object.__new__, "filler": filler, "cls": cls}
+    namespace, blank = _filler(cls)
     params, fills = _parameters(cls.__qualname__, fields, namespace)
-    lines = [f"def build({', '.join(params)}):", *fills, "    o = new(filler)"]
+    lines = [f"def build({', '.join(params)}):", *fills, f"    o = {blank}"]
     lines += [f"    o.{f.name} = {_arg(f)}" for f in fields]
     lines += ["    o.__class__ = cls", "    return o"]
     exec("\n".join(lines), namespace)  # noqa: S102 - the source is built from field names only
@@ -76,6 +70,56 @@ def record_builder(cls: Callable[P, T]) -> Callable[P, T]:
     names = ", ".join(_arg(f) for f in fields)
     build.__doc__ = f"``{cls.__name__}({names})`` without running ``__init__``."
     return build
+
+
+def record_updater(cls: type[T], changed: tuple[str, ...]) -> Callable[..., T]:
+    """Like :func:`record_builder`, for a record that changes only the ``changed`` fields.
+
+    ``update(old, *values)`` gives ``attrs.evolve(old, **dict(zip(changed, values)))``
+    (``old`` must be an instance of ``cls`` itself): the other fields are copied from
+    ``old`` inside the builder, where reading a slot is cheapest (a compiled caller
+    reads an attrs field through the generic attribute lookup).
+
+    Raises:
+        TypeError: as :func:`record_builder`, or ``changed`` names no field of ``cls``.
+    """
+    fields = _checked_fields(cls)
+    names = {f.name for f in fields}
+    unknown = [c for c in changed if c not in names]
+    if unknown or len(set(changed)) != len(changed):
+        raise TypeError(
+            f"record_updater: {changed!r} are not distinct fields of {cls.__qualname__}"
+        )
+    namespace, blank = _filler(cls)
+    args = [f"v_{c}" for c in changed]
+    lines = [f"def update(old, {', '.join(args)}):", f"    o = {blank}"]
+    lines += [
+        f"    o.{f.name} = v_{f.name}" if f.name in changed else f"    o.{f.name} = old.{f.name}"
+        for f in fields
+    ]
+    lines += ["    o.__class__ = cls", "    return o"]
+    exec("\n".join(lines), namespace)  # noqa: S102 - the source is built from field names only
+    update: Callable[..., T] = namespace["update"]
+    update.__name__ = update.__qualname__ = f"update_{cls.__name__}"
+    return update
+
+
+def _filler(cls: type[Any]) -> tuple[dict[str, Any], str]:
+    """A builder's namespace, with its filler subclass, and how the builder makes one."""
+    body: dict[str, Any] = {
+        "__slots__": (),
+        "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__,
+    }
+    # Calling the filler class makes a blank object more cheaply than ``object.__new__``
+    # does (no argument checks), once ``__init__`` is object's: then nothing else runs
+    # (for a class of a plain metaclass with object's ``__new__``).
+    plain = type(cls) is type and cls.__new__ is object.__new__  # type: ignore[comparison-overlap]
+    blank = "filler()" if plain else "new(filler)"
+    if plain:
+        body["__init__"] = object.__init__
+    filler = type(f"_{cls.__name__}Builder", (cls,), body)
+    return {"new": object.__new__, "filler": filler, "cls": cls}, blank
 
 
 _FACTORY: Final[type[Any]] = type(attrs.Factory(list))

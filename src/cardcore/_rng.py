@@ -39,11 +39,81 @@ def rng_next(state: int) -> tuple[int, int]:
 
 def rng_below(state: int, n: int) -> tuple[int, int]:
     """Return a uniform integer in ``range(n)`` (``n >= 1``) and the next state."""
+    if _COMPILED and 0 < n < _WORD_N:
+        return _below_words(state, n)
     state = (state + _GAMMA) & _MASK64
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     return ((z ^ (z >> 31)) * n) >> 64, state
+
+
+_M32: Final = 0xFFFFFFFF
+_WORD_N: Final = 1 << 30
+"""Bounds below this are drawn by :func:`_below_words` in the compiled build."""
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
+"""Whether this module is loaded from a mypyc extension (then machine words are fast)."""
+
+
+def _below_words(state: int, n: int) -> tuple[int, int]:
+    """:func:`rng_below` for the compiled build and ``0 < n < 2**30``: machine words only.
+
+    The same numbers: the 64-bit words are kept as two 32-bit halves and every product
+    is one of 16-bit pieces, so that each value stays below 2**62 and each factor below
+    2**30. Compiled, the arithmetic is then on machine words, never on Python longs
+    (which a 64-bit multiply needs), about ten times cheaper.
+    """
+    # The state: + gamma (0x9E3779B9_7F4A7C15), with the carry of the low half.
+    lo = (state & _M32) + 0x7F4A7C15
+    h = ((state >> 32) + 0x9E3779B9 + (lo >> 32)) & _M32
+    lo &= _M32
+    # z ^= z >> 30
+    zl = lo ^ ((h << 2) & _M32) ^ (lo >> 30)
+    zh = h ^ (h >> 30)
+    # z *= 0xBF58476D_1CE4E5B9 (mod 2**64)
+    l0 = zl & 0xFFFF
+    l1 = zl >> 16
+    h0 = zh & 0xFFFF
+    h1 = zh >> 16
+    mid = l0 * 0x1CE4 + l1 * 0xE5B9
+    t = l0 * 0xE5B9 + ((mid & 0xFFFF) << 16)
+    zh = (
+        (t >> 32)
+        + (mid >> 16)
+        + l1 * 0x1CE4
+        + h0 * 0xE5B9
+        + l0 * 0x476D
+        + ((h1 * 0xE5B9 + h0 * 0x1CE4 + l1 * 0x476D + l0 * 0xBF58) << 16)
+    ) & _M32
+    zl = t & _M32
+    # z ^= z >> 27
+    zl ^= ((zh << 5) & _M32) ^ (zl >> 27)
+    zh ^= zh >> 27
+    # z *= 0x94D049BB_133111EB (mod 2**64)
+    l0 = zl & 0xFFFF
+    l1 = zl >> 16
+    h0 = zh & 0xFFFF
+    h1 = zh >> 16
+    mid = l0 * 0x1331 + l1 * 0x11EB
+    t = l0 * 0x11EB + ((mid & 0xFFFF) << 16)
+    zh = (
+        (t >> 32)
+        + (mid >> 16)
+        + l1 * 0x1331
+        + h0 * 0x11EB
+        + l0 * 0x49BB
+        + ((h1 * 0x11EB + h0 * 0x1331 + l1 * 0x49BB + l0 * 0x94D0) << 16)
+    ) & _M32
+    zl = t & _M32
+    # z ^= z >> 31
+    zl ^= ((zh << 1) & _M32) ^ (zl >> 31)
+    zh ^= zh >> 31
+    # (z * n) >> 64, 16 bits of z at a time from the lowest, carrying the high part
+    x = ((zl & 0xFFFF) * n) >> 16
+    x = (x + (zl >> 16) * n) >> 16
+    x = (x + (zh & 0xFFFF) * n) >> 16
+    x = (x + (zh >> 16) * n) >> 16
+    return x, (h << 32) | lo
 
 
 def rng_shuffle(state: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:

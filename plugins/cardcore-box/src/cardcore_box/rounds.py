@@ -48,6 +48,21 @@ NEXT: Final = (NEXT_CW, NEXT_CW, NEXT_ACW)
 """Indexed by the direction: ``NEXT[1]`` is clockwise, ``NEXT[-1]`` anticlockwise."""
 
 _NO_DRAWS: Final[tuple[int, ...]] = (0, 0, 0, 0)
+_FAILED_DRAW: Final = Ending.FAILED_DRAW
+_DECK: Final = DECK_52
+_NEW_TABLE: Final = new_table
+_NEW_STATE: Final = new_state
+_NEW_ROUND: Final = new_round
+"""The core's and the state module's builders, as constants (see :mod:`cardcore_box.rules`)."""
+
+
+def _count(m: int) -> int:
+    """The cards in a mask of a few cards (compiled, cheaper than ``int.bit_count``)."""
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
 
 
 def end_round(
@@ -72,7 +87,7 @@ def end_round(
     order = t.orders[TABLE]
     pile = t.orders[DRAW]  # bottom first: the top card is the last
     # BX-5.1: the table cards (public already) go to the discard.
-    masks[DISCARD] |= masks[TABLE]
+    masks[DISCARD] = t.masks[DISCARD] | t.masks[TABLE]
     masks[TABLE] = 0
     active = state.active
     left = len(pile)
@@ -82,29 +97,31 @@ def end_round(
         # hand cards are seen by their owner, box cards by nobody. Each player
         # draws their cards together from the top of the pile.
         box_plays = [0, 0, 0, 0]
-        if True in from_box:
-            for s, b in zip(played_by, from_box, strict=True):
-                if b:
-                    box_plays[s] += 1
-        failed = stuck if ending is Ending.FAILED_DRAW else -1
+        for i, b in enumerate(from_box):
+            if b:
+                box_plays[played_by[i]] += 1
+        failed = stuck if ending is _FAILED_DRAW else -1
         hands = [0, 0, 0, 0]
         boxes = [0, 0, 0, 0]
         drawn = 0
         for p in CLOCKWISE_FROM[winner]:
             if not (active >> p) & 1:
                 continue
-            need = min(HAND_SIZE - masks[HAND + p].bit_count(), left)
+            held: int = masks[HAND + p]
+            need = min(HAND_SIZE - _count(held), left)
             if need:
                 got = 0
                 for c in pile[left - need : left]:
                     got |= 1 << c
                 left -= need
-                masks[HAND + p] |= got
-                known[p] |= got
+                masks[HAND + p] = held | got
+                seen: int = known[p]
+                known[p] = seen | got
                 drawn |= got
                 hands[p] = need
             if box_plays[p] and left:
-                size = masks[BOX + p].bit_count()
+                box: int = masks[BOX + p]
+                size = _count(box)
                 if fill:
                     need = BOX_SIZE - (p == failed) - size
                 else:
@@ -115,7 +132,7 @@ def end_round(
                     for c in pile[left - need : left]:
                         got |= 1 << c
                     left -= need
-                    masks[BOX + p] |= got
+                    masks[BOX + p] = box | got
                     drawn |= got
                     boxes[p] = need
             if not left:
@@ -124,7 +141,8 @@ def end_round(
         box_draws = tuple(boxes)
         # The drawn cards were the top of the pile: what is left is its bottom.
         pile = pile[:left]
-        masks[DRAW] ^= drawn
+        undrawn: int = masks[DRAW]
+        masks[DRAW] = undrawn ^ drawn
     # BX-5.3: an empty box after the refill puts a player out; the hand goes to the
     # discard face down and unseen: nobody, the owner included, follows it (BX-8.3).
     eliminated: tuple[int, ...] = ()
@@ -145,14 +163,14 @@ def end_round(
             eliminated = tuple(gone)
             out = tuple(new_out)
     orders = (pile, (), (), (), (), (), (), (), (), (), (), (), (), (), ())
-    t = new_table((t.layout, tuple(masks), orders, tuple(known)))
-    result = new_round(
+    t = _NEW_TABLE((t.layout, tuple(masks), orders, tuple(known)))
+    result = _NEW_ROUND(
         state.round,
         winner,
         ending,
         stuck,
-        None if turned_up is None else DECK_52[turned_up],
-        tuple(map(DECK_52.__getitem__, order)),
+        None if turned_up is None else _DECK[turned_up],
+        tuple([_DECK[c] for c in order]),
         played_by,
         from_box,
         hand_draws,
@@ -161,9 +179,9 @@ def end_round(
     )
     rounds = state.rounds + (result,)  # noqa: RUF005 (one copy, no list when compiled)
     # BX-4.1: the winner leads, or the next active player clockwise from them.
-    over = active.bit_count() <= 1  # BX-5.4
+    over = not active & (active - 1)  # one seat or none left (BX-5.4)
     leader = winner if (active >> winner) & 1 or not active else NEXT_CW[active][winner]
-    return new_state(
+    return _NEW_STATE(
         t,
         rng,
         state.dealer,

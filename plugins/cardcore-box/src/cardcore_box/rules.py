@@ -51,9 +51,9 @@ from cardcore_box.state import (
     BoxObservation,
     BoxState,
     Ending,
+    advance,
     layout,
     new_observation,
-    new_state,
 )
 
 __all__ = ["Box"]
@@ -76,6 +76,15 @@ _SHOW_ORDER: Final[tuple[int, ...]] = tuple((12 - c % 13) * 4 + c // 13 for c in
 """Per card id, its place when listing cards: highest rank first, then by suit."""
 _LOW13: Final = (1 << 13) - 1
 _RANK_WORDS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+# The core's functions the moves call, as constants: compiled, a constant is read from
+# a C static, a plain imported name from the module's dictionary on every call.
+_NEW_TABLE: Final = new_table
+_ADVANCE: Final = advance
+_RNG_BELOW: Final = rng_below
+_PLAY: Final = Play
+_TURN_UP: Final = TurnUp
 
 
 def _highest_rank(hand: int) -> int:
@@ -137,6 +146,8 @@ class Box(GameText[BoxAction, BoxObservation]):
         self.options: Final = options or BoxOptions()
         """The typed options."""
         self._fill: Final = self.options.box_refill == "fill_to_four"
+        self._outcomes: Final[dict[tuple[object, ...], Outcome]] = {}
+        """Outcomes built, by the facts they follow from (see :meth:`outcome`)."""
 
     def __repr__(self) -> str:
         return f"Box({self.options!r})"
@@ -243,7 +254,7 @@ class Box(GameText[BoxAction, BoxObservation]):
         hand = t.masks[HAND + cur]
         order = t.orders[TABLE]
         rng = state.rng
-        if isinstance(action, Play):
+        if isinstance(action, _PLAY):
             c = action.mask.bit_length() - 1
             if not (hand >> c) & 1:
                 raise IllegalActionError(
@@ -267,8 +278,9 @@ class Box(GameText[BoxAction, BoxObservation]):
                         self.legal_actions(state),
                     )
             src = HAND + cur
+            src_mask = hand
             boxed = False
-        elif isinstance(action, TurnUp):
+        elif isinstance(action, _TURN_UP):
             if order:
                 top = order[-1]
                 if hand & _FOLLOW[top]:
@@ -287,8 +299,13 @@ class Box(GameText[BoxAction, BoxObservation]):
             # BX-4.6a / BX-4.3: a box card chosen uniformly at random, seen by nobody
             # before: the k-th card of the box, lowest id first.
             src = BOX + cur
-            box = t.masks[src]
-            k, rng = rng_below(rng, box.bit_count())
+            box = src_mask = t.masks[src]
+            size = 0  # the box's cards, counted (a method call costs more when compiled)
+            m = box
+            while m:
+                m &= m - 1
+                size += 1
+            k, rng = _RNG_BELOW(rng, size)
             for _ in range(k):
                 box &= box - 1
             c = (box & -box).bit_length() - 1
@@ -299,11 +316,11 @@ class Box(GameText[BoxAction, BoxObservation]):
                 # (the table ``t.move(c, src, EXTRA + winner)`` gives, built at once).
                 bit = 1 << c
                 masks = list(t.masks)
-                masks[src] ^= bit
-                masks[EXTRA + winner] |= bit
+                masks[src] = src_mask ^ bit
+                masks[EXTRA + winner] = t.masks[EXTRA + winner] | bit
                 k0, k1, k2, k3 = t.known
                 known = (k0 | bit, k1 | bit, k2 | bit, k3 | bit)
-                t = new_table((t.layout, tuple(masks), t.orders, known))
+                t = _NEW_TABLE((t.layout, tuple(masks), t.orders, known))
                 played_by, from_box = state.played_by, state.from_box
                 return end_round(
                     state,
@@ -327,15 +344,16 @@ class Box(GameText[BoxAction, BoxObservation]):
         # The card goes face up onto the table, seen by every seat: the table
         # ``t.move(c, src, TABLE)`` gives, built at once (the tests compare the two).
         bit = 1 << c
-        masks = list(t.masks)
-        masks[src] ^= bit
-        masks[TABLE] |= bit
+        tm = t.masks
+        masks = list(tm)
+        masks[src] = src_mask ^ bit  # int operations, not those of list items
+        masks[TABLE] = tm[TABLE] | bit
         # Tuples grow by concatenation: one copy (a starred display goes through a list
         # in the compiled build).
         grown = order + (c,)  # noqa: RUF005
         orders = (t.orders[DRAW], (), (), (), (), (), (), (), (), (), (), (), (), grown, ())
         k0, k1, k2, k3 = t.known
-        t = new_table((t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit)))
+        t = _NEW_TABLE((t.layout, tuple(masks), orders, (k0 | bit, k1 | bit, k2 | bit, k3 | bit)))
         # BX-4.5: an equal rank reverses the direction; BX-4.4, BX-4.7: the next active
         # seat follows.
         direction = state.direction
@@ -349,20 +367,7 @@ class Box(GameText[BoxAction, BoxObservation]):
             return end_round(
                 state, t, rng, played_by, from_box, cur, nxt, Ending.EMPTY_BOX, None, self._fill
             )
-        return new_state(
-            t,
-            rng,
-            state.dealer,
-            state.round,
-            state.leader,
-            nxt,
-            direction,
-            state.active,
-            state.out,
-            played_by,
-            from_box,
-            state.rounds,
-        )
+        return _ADVANCE(state, t, rng, nxt, direction, played_by, from_box)
 
     # ---- observing ------------------------------------------------------------------
 
@@ -409,6 +414,21 @@ class Box(GameText[BoxAction, BoxObservation]):
         """
         if state.current is not None:
             return None
+        # The outcome follows from who went out when, and (when the last players went
+        # out together) their extra piles: a search scores every play-out, so each
+        # outcome is built once (an outcome is an immutable value).
+        active = state.active
+        key: tuple[object, ...] = (active, state.out)
+        if not active:
+            m = state.table.masks
+            key = (active, state.out, *(m[EXTRA + p].bit_count() for p in range(NUM_PLAYERS)))
+        found = self._outcomes.get(key)
+        if found is None:
+            found = self._outcomes[key] = self._outcome(state)
+        return found
+
+    def _outcome(self, state: BoxState) -> Outcome:
+        """:meth:`outcome` of a finished game, built."""
         final = max(state.out)
         survivors = [p for p in range(NUM_PLAYERS) if (state.active >> p) & 1]
         if survivors:

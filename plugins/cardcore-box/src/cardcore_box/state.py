@@ -21,6 +21,7 @@ from cardcore import (
     Zone,
     record_builder,
 )
+from cardcore._records import record_updater
 from cardcore_box.actions import BoxAction, Play, TurnUp, parse_box_action
 from cardcore_box.options import NUM_PLAYERS
 
@@ -35,6 +36,7 @@ __all__ = [
     "BoxState",
     "Ending",
     "RoundResult",
+    "advance",
     "layout",
     "new_observation",
     "new_round",
@@ -230,6 +232,11 @@ CODEC: Final = JsonCodec((Play, TurnUp), parse_box_action, layout)
 # field positionally, in declaration order.
 new_state: Final = record_builder(BoxState)
 """``BoxState(...)`` with every field positionally, in declaration order."""
+advance: Final = record_updater(
+    BoxState, ("table", "rng", "current", "direction", "played_by", "from_box")
+)
+"""A play within a round: ``advance(state, table, rng, current, direction, played_by,
+from_box)`` is the state with those fields changed (the others copied)."""
 new_round: Final = record_builder(RoundResult)
 """``RoundResult(...)`` with every field positionally, in declaration order."""
 new_observation: Final = record_builder(BoxObservation)

@@ -225,6 +225,15 @@ _CARD: Final = tuple(Card.of(i) for i in range(52))
 _NOT_GONE: Final = (False, False)
 
 
+# Names of other modules that every hand uses, as constants: compiled, a constant is read
+# from a C static, an imported name from the module's dictionary on every use.
+_NEW_STATE: Final = new_state
+_NEW_TABLE: Final = new_table
+_NEW_SHOWN: Final = new_shown
+_LAYOUT: Final = LAYOUT
+_DEAL: Final = Deal
+
+
 def bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
     """``scores`` with ``seat``'s score set to ``score``."""
     return (score, scores[1]) if seat == 0 else (scores[0], score)
@@ -254,6 +263,8 @@ class HandStart:
         """Per :func:`show_key`, the index of its breakdown in ``_slot_shows``."""
         self._slot_of_parts: dict[tuple[tuple[str, int], ...], int] = {}
         self._slot_shows: list[Breakdown] = []
+        self._slot_points: list[int] = []
+        """Per breakdown index, its points (read on every hand, so kept as ints)."""
         """The distinct breakdowns (by their parts), each once."""
         self._shown_events: dict[int, Shown] = {}
         """Shown events by breakdown index, seat and score (immutable, so shared)."""
@@ -290,13 +301,13 @@ class HandStart:
             masks, known = (stock, nd_mask, d_mask, up, 0), (nd_mask | up, d_mask | up)
         else:
             masks, known = (stock, d_mask, nd_mask, up, 0), (d_mask | up, nd_mask | up)
-        table = new_table((LAYOUT, masks, _NO_ORDERS, known))
+        table = _NEW_TABLE((_LAYOUT, masks, _NO_ORDERS, known))
         hand += 1
         key = (hand << 7) | (dealer << 6) | turnup
         deal = self._deal_events.get(key)
         if deal is None:
-            deal = self._deal_events[key] = Deal(hand, dealer, _CARD[turnup])
-        new = (*new, deal)
+            deal = self._deal_events[key] = _DEAL(hand, dealer, _CARD[turnup])
+        new = new + (deal,)  # noqa: RUF005 (one copy, no list when compiled)
         if SEQ[turnup] == 11:
             # Step 1 (ND-4.1): the turned-up jack, the dealer's award first (ND-5.3).
             for seat, points in self._jack_awards[dealer]:
@@ -305,13 +316,13 @@ class HandStart:
                 new = (*new, TurnupJack(seat, points, score))
                 if score >= self._target:
                     won = (*events, *new, Won(seat, score))
-                    return new_state(
+                    return _NEW_STATE(
                         table, rng, dealer, scores, _OVER, None, 0, _NOT_GONE, hand, won
                     )
         elif self._show_early:
             # Step 2 (ND-4.2): the non-dealer decides first.
             nd = 1 - dealer
-            return new_state(
+            return _NEW_STATE(
                 table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, events + new
             )
         # Both show keys (scoring.show_keys) from the card ids: no bit scanning of masks.
@@ -364,29 +375,30 @@ class HandStart:
         for seat, key in ((nd, nd_show), (dealer, d_show)):
             slot = slots.get(key)
             if slot is None:
-                show = self._show(key, table.masks[HANDS[seat]], turnup, seat == dealer)
+                show = self._show(key, table.masks[1 + seat], turnup, seat == dealer)  # HANDS
                 slot = self._slot_of_parts.setdefault(show.parts, len(self._slot_of_parts))
                 if slot == len(self._slot_shows):
                     self._slot_shows.append(show)
+                    self._slot_points.append(show.total)
                 slots[key] = slot
-            show = self._slot_shows[slot]
-            points = show.total
+            points = self._slot_points[slot]
             score = scores[seat] + points
             # The event is kept by its breakdown, seat and score (the breakdowns are few).
             event_key = (((score << 1) | seat) << 32) | slot
             event = shown.get(event_key)
             if event is None:
-                event = shown[event_key] = new_shown(seat, points, show.parts, score)
-            new = (*new, event)
+                parts = self._slot_shows[slot].parts
+                event = shown[event_key] = _NEW_SHOWN(seat, points, parts, score)
+            new = new + (event,)  # noqa: RUF005 (one copy, no list when compiled)
             if points:
                 scores = (score, scores[1]) if seat == 0 else (scores[0], score)
                 if score >= self._target:  # scores start every hand below the target
                     won = (*events, *new, Won(seat, score))
-                    return new_state(
+                    return _NEW_STATE(
                         table, rng, dealer, scores, _OVER, None, total, gone, hand, won
                     )
         # Step 4 (ND-4.4): the non-dealer plays first.
-        return new_state(table, rng, dealer, scores, _PLAYING, nd, total, gone, hand, events + new)
+        return _NEW_STATE(table, rng, dealer, scores, _PLAYING, nd, total, gone, hand, events + new)
 
 
 # ---- a deal of the hidden cards that fits what a seat knows -----------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from cardcore import (
     SPECTATOR,
@@ -69,6 +69,7 @@ from cardcore_noddy.state import (
     new_observation,
     new_played,
     new_state,
+    play_on,
 )
 
 __all__ = ["MAX_TOTAL", "Noddy"]
@@ -85,6 +86,18 @@ _KNAVE_PASSED: Final = (KnavePassed(0), KnavePassed(1))
 _GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
 """Every go, by ``seat * 32 + total``."""
 
+
+# Names of other modules that the moves use, as constants: compiled, a constant is read
+# from a C static, an imported name from the module's dictionary on every use.
+_NEW_STATE: Final = new_state
+_NEW_TABLE: Final = new_table
+_NEW_PLAYED: Final = new_played
+_PLAY_ON: Final = play_on
+_LAYOUT: Final = LAYOUT
+_PLAY: Final = Play
+_PASS: Final = Pass
+_SHOW: Final = (SHOW_KNAVE, PASS)
+_ONLY_PASS: Final = (PASS,)
 
 _LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
 """The legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
@@ -218,15 +231,15 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             return ()
         table = state.table
         if state.phase is _PLAYING:
-            playable = table.masks[HANDS[seat]] & PLAYABLE[MAX_TOTAL - state.total]
+            playable = table.masks[1 + seat] & PLAYABLE[MAX_TOTAL - state.total]  # HANDS
             plays = _LEGAL.get(playable)
             if plays is None:
                 plays = _LEGAL[playable] = Play.singles(playable)
             return plays
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
-        if (table.masks[HANDS[seat]] >> JACK_OF[SUIT[turnup]]) & 1:
-            return (SHOW_KNAVE, PASS)
-        return (PASS,)
+        if (table.masks[1 + seat] >> JACK_OF[SUIT[turnup]]) & 1:
+            return _SHOW
+        return _ONLY_PASS
 
     def outcome(self, state: NoddyState) -> Outcome | None:
         """The first to reach the target wins (ND-6.4); there are no ties."""
@@ -249,9 +262,9 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             # Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows.
             kind = type(action)
             dealer = state.dealer
-            if kind is Pass and seat != dealer:
+            if kind is _PASS and seat != dealer:
                 # The non-dealer passes: the dealer decides next (the most common step 2).
-                return new_state(
+                return _NEW_STATE(
                     state.table,
                     state.rng,
                     dealer,
@@ -285,7 +298,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
                 event = KnaveShown(seat, _CARD[knave], 1, score)
                 if score >= self._target:
                     won = (*state.events, event, Won(seat, score))
-                    return new_state(
+                    return _NEW_STATE(
                         table, rng, dealer, scores, _OVER, None, total, gone, hand, won
                     )
             elif kind is Pass:
@@ -300,7 +313,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
                 )
             if seat != dealer:
                 events = state.events + (event,)  # noqa: RUF005 (one copy, no list)
-                return new_state(
+                return _NEW_STATE(
                     table, rng, dealer, scores, _KNAVE, dealer, total, gone, hand, events
                 )
             tm = table.masks
@@ -320,7 +333,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
                 (event,),
             )
         # Step 4 (ND-4.4): play a card to the pile, score it (ND-6.3), go, or end the play.
-        if type(action) is not Play:  # Play is final: the same as isinstance
+        if type(action) is not _PLAY:  # Play is final: the same as isinstance
             raise IllegalActionError(
                 action, self._why_not_in_play(action), self.legal_actions(state)
             )
@@ -342,13 +355,17 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             )
         # The card moves from the hand to the public, ordered pile.
         pile = table.orders[PILE] + (card,)
-        masks = (
-            (m[0], m[1] ^ bit, m[2], m[3], m[4] | bit)
+        # The masks that do not change are passed on as objects: compiled, an int read
+        # from the tuple would be unboxed, then boxed anew (a new object for a large mask).
+        mo: tuple[object, ...] = m
+        masks = cast(
+            "tuple[int, ...]",
+            (mo[0], m[1] ^ bit, mo[2], mo[3], m[4] | bit)
             if seat == 0
-            else (m[0], m[1], m[2] ^ bit, m[3], m[4] | bit)
+            else (mo[0], mo[1], m[2] ^ bit, mo[3], m[4] | bit),
         )
         k = table.known
-        after = (LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))
+        after = (_LAYOUT, masks, ((), (), (), (), pile), (k[0] | bit, k[1] | bit))
         # It scores (ND-6.3): the award for the total and the pile's last cards.
         code = self._total_codes[total]
         n = len(pile)
@@ -361,36 +378,42 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         score = scores[seat] + points
         if points:
             scores = (score, scores[1]) if seat == 0 else (scores[0], score)
-        played = new_played(seat, action.cards[0], total, points, parts, score)
-        rng = state.rng
-        dealer = state.dealer
-        hand = state.hand
+        played = _NEW_PLAYED(seat, _CARD[card], total, points, parts, score)
         events = state.events
         gone = state.gone
         if score >= self._target:
             won = (*events, played, Won(seat, score))
-            return new_state(
-                new_table(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
+            return _NEW_STATE(
+                _NEW_TABLE(after),
+                state.rng,
+                state.dealer,
+                scores,
+                _OVER,
+                None,
+                total,
+                gone,
+                state.hand,
+                won,
             )
         # The other seat plays next if it can; else it goes (once a hand), and this seat
-        # plays on if it can.
+        # plays on if it can. The play goes on: the RNG, dealer, phase and hand stay, and
+        # the updater copies them (see state.play_on).
         room = PLAYABLE[MAX_TOTAL - total]
         opp = 1 - seat
         opp_hand = masks[2 - seat]
         if opp_hand & room:
             events = events + (played,)  # noqa: RUF005 (one copy, no list)
-            return new_state(
-                new_table(after), rng, dealer, scores, _PLAYING, opp, total, gone, hand, events
-            )
+            return _PLAY_ON(state, _NEW_TABLE(after), scores, opp, total, gone, events)
         new: tuple[Event, ...] = (played,)
         if opp_hand and not gone[opp]:
             gone = (True, gone[1]) if opp == 0 else (gone[0], True)
             new = (played, _GO[opp * 32 + total])
         if masks[seat + 1] & room:
             events = events + new
-            return new_state(
-                new_table(after), rng, dealer, scores, _PLAYING, seat, total, gone, hand, events
-            )
+            return _PLAY_ON(state, _NEW_TABLE(after), scores, seat, total, gone, events)
+        rng = state.rng
+        dealer = state.dealer
+        hand = state.hand
         if total < MAX_TOTAL or self._last_at_31:
             # The play ends (ND-4.4): the last-card point, then the next hand (ND-4.5).
             score += 1
@@ -401,8 +424,8 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             new = (*new, last)
             if score >= self._target:
                 won = (*events, *new, Won(seat, score))
-                return new_state(
-                    new_table(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
+                return _NEW_STATE(
+                    _NEW_TABLE(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
                 )
         # A new deal gathers every card: the table after the play is never built.
         return self._start.deal(rng, 1 - dealer, scores, hand, events, new)

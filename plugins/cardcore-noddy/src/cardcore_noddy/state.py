@@ -21,6 +21,7 @@ from cardcore import (
     Zone,
     record_builder,
 )
+from cardcore._records import record_updater
 from cardcore_noddy.actions import NoddyAction, Pass, Play, ShowKnave, parse_action
 from cardcore_noddy.options import NoddyOptions
 
@@ -49,6 +50,7 @@ __all__ = [
     "new_played",
     "new_shown",
     "new_state",
+    "play_on",
 ]
 
 # ---- public events ---------------------------------------------------------------------
@@ -325,6 +327,12 @@ _CODEC: Final = JsonCodec((Play, ShowKnave, Pass), parse_action, _layout_for)
 # ``cardcore.record_builder``: the very same frozen records as the attrs constructors, at a
 # fraction of the cost, for the records made on every move; fields positionally.
 new_state: Final = record_builder(NoddyState)
+play_on: Final = record_updater(
+    NoddyState, ("table", "scores", "current", "total", "gone", "events")
+)
+"""A play that the play goes on after: ``play_on(state, table, scores, current, total,
+gone, events)`` is the state with those fields changed (RNG, dealer, phase and hand
+copied)."""
 new_played: Final = record_builder(Played)
 new_shown: Final = record_builder(Shown)
 new_observation: Final = record_builder(NoddyObservation)
