@@ -103,3 +103,33 @@ def test_below_in_machine_words_draws_the_same(state: int, n: int) -> None:
 
     assert _below_words(state, n) == _reference_below(state, n)
     assert rng_below(state, n) == _reference_below(state, n)
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=60))
+def test_shuffle_like_random_is_randoms_own_shuffle(seed: int, n: int) -> None:
+    """The same order and the same generator state after, as ``random.Random.shuffle``."""
+    import random
+
+    from cardcore._rng import shuffle_like_random
+
+    ours, theirs = random.Random(seed), random.Random(seed)
+    a, b = list(range(n)), list(range(n))
+    shuffle_like_random(ours, a)
+    theirs.shuffle(b)
+    assert a == b
+    assert ours.getstate() == theirs.getstate()
+
+
+def test_shuffle_like_random_leaves_a_subclass_its_own_shuffle() -> None:
+    """A subclass of ``random.Random`` may draw otherwise: its own ``shuffle`` is used."""
+    import random
+
+    from cardcore._rng import shuffle_like_random
+
+    class Reversing(random.Random):
+        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    items = [1, 2, 3]
+    shuffle_like_random(Reversing(0), items)
+    assert items == [3, 2, 1]

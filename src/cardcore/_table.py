@@ -37,7 +37,7 @@ from typing import Final, NamedTuple, final
 import attrs
 
 from cardcore._cards import Card, card_ids, cards_of
-from cardcore._rng import rng_below
+from cardcore._rng import rng_below, shuffle_like_random
 
 __all__ = ["CardTable", "Layout", "TableView", "Visibility", "Zone", "new_table", "sample_table"]
 
@@ -667,7 +667,7 @@ def sample_table(
     if not any(m and needs[z] for z, m in exclude.items() if 0 <= z < len(needs)):
         # No constraint on a zone that receives cards: each zone, in order, takes the next
         # cards of the shuffled pool (what the general deal below does too).
-        rng.shuffle(unknown)
+        shuffle_like_random(rng, unknown)
         fill: list[list[int]] | None = _slices(unknown, needs)
     else:
         for _ in range(tries):
@@ -749,7 +749,7 @@ def _deal(
     rng: random.Random,
 ) -> list[list[int]] | None:
     pool = list(unknown)
-    rng.shuffle(pool)
+    shuffle_like_random(rng, pool)
     fill: list[list[int]] = [[] for _ in needs]
     # Most constrained zones first, so that a feasible deal is usually found at once.
     order = sorted(range(len(needs)), key=lambda i: (-(exclude.get(i, 0).bit_count()), i))
