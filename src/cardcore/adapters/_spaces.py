@@ -5,6 +5,7 @@ This module imports numpy and gymnasium; only the environment modules import it.
 
 from __future__ import annotations
 
+import importlib.machinery
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, Final, final
@@ -16,7 +17,8 @@ from gymnasium import spaces
 from cardcore._game import Game
 from cardcore._host import PluginHost, default_host
 from cardcore._lazy import CardSubsets, ConcatActions
-from cardcore.adapters._codec import ActionIndex, Codec, TableCodec
+from cardcore.adapters import _codec
+from cardcore.adapters._codec import ActionIndex, Codec, TableCodec, mark_seen
 from cardcore.adapters._registry import CodecRegistry, default_registry
 
 __all__ = ["ObsDict", "ObservationEncoder", "observation_space", "resolve"]
@@ -94,7 +96,23 @@ class ObservationEncoder:
                 "action_mask": frombuffer(mask, i8),
             }
 
-        return encode
+        def encode_compiled(observation: Any) -> ObsDict:
+            mask = bytearray(n)
+            legal = observation.legal_actions
+            if legal.__class__ is tuple:
+                try:  # actions met before, by identity: a loop in C
+                    mark(mask, legal, seen)
+                except KeyError:
+                    fill(mask, legal)
+            else:
+                fill(mask, legal)
+            return {
+                "observation": frombuffer(buffer(observation), f32),
+                "action_mask": frombuffer(mask, i8),
+            }
+
+        mark = mark_seen
+        return encode_compiled if _CODEC_COMPILED else encode
 
     def __call__(self, observation: Any) -> ObsDict:
         """The encoding and the action mask of the observation (new arrays every call)."""
@@ -129,6 +147,11 @@ class ObservationEncoder:
             mask[index(a)] = 1
 
 
+_CODEC_COMPILED: Final = (_codec.__file__ or "").endswith(
+    tuple(importlib.machinery.EXTENSION_SUFFIXES)
+)
+"""Whether the codec module is the compiled build's: then the legal actions' mask
+entries are set by :func:`mark_seen`'s loop in C (in Python, ``map`` passes cost less)."""
 _frombuffer: Final = np.frombuffer
 _FLOAT32: Final = np.dtype(np.float32)
 _INT8: Final = np.dtype(np.int8)
