@@ -18,7 +18,13 @@ from cardcore._game import Game
 from cardcore._host import PluginHost, default_host
 from cardcore._lazy import CardSubsets, ConcatActions
 from cardcore.adapters import _codec
-from cardcore.adapters._codec import ActionIndex, Codec, TableCodec, mark_seen
+from cardcore.adapters._codec import (
+    ActionIndex,
+    Codec,
+    TableCodec,
+    mark_card_sets,
+    mark_seen,
+)
 from cardcore.adapters._registry import CodecRegistry, default_registry
 
 __all__ = ["ObsDict", "ObservationEncoder", "observation_space", "resolve"]
@@ -212,7 +218,7 @@ class MaskFiller:
                 self._fill(mask, part)
         elif cls is CardSubsets:
             assert isinstance(legal, CardSubsets)
-            if len(legal) >= _MANY_SUBSETS:
+            if not _CODEC_COMPILED and len(legal) >= _MANY_SUBSETS:
                 self._fill_many(mask, legal)
                 return
             action = legal.action
@@ -221,7 +227,10 @@ class MaskFiller:
                 by_mask = self._by_mask[action] = {
                     a.mask: i for i, a in enumerate(self._index.actions) if type(a) is action
                 }
-            any(map(mask.__setitem__, map(by_mask.__getitem__, legal.masks()), _ONES))
+            if _CODEC_COMPILED:  # every set in loops in C: less than numpy's passes cost
+                mark_card_sets(mask, by_mask, legal._keys, legal._segments)
+            else:
+                any(map(mask.__setitem__, map(by_mask.__getitem__, legal.masks()), _ONES))
         else:
             any(map(mask.__setitem__, self._index.indices(legal), _ONES))
 
