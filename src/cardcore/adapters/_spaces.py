@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib.machinery
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any, Final, final
+from typing import Any, Final, cast, final
 
 import numpy as np
 import numpy.typing as npt
@@ -211,7 +211,9 @@ class MaskFiller:
 
     def _fill(self, mask: bytearray, legal: Sequence[Any]) -> None:
         cls = legal.__class__
-        if cls is tuple or cls is list:
+        if cls is tuple and _CODEC_COMPILED:
+            mark_seen(mask, cast("tuple[Any, ...]", legal), self._seen)
+        elif cls is tuple or cls is list:
             any(map(mask.__setitem__, map(self._seen.__getitem__, map(id, legal)), _ONES))
         elif cls is ConcatActions:
             for part in legal._parts:  # type: ignore[attr-defined]
