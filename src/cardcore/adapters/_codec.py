@@ -639,7 +639,17 @@ class _TableBuffer:
         self._slots: tuple[tuple[int, int, bool, _Memo[tuple[int, ...]]], ...] = (
             encoding._slot_bytes
         )
-        self._seats_hot: dict[int, dict[int | None, bytes]] = _SeatsHot(encoding._seats_hot)
+        # Per observing seat (a seat off the table: -1), per seat to move, both one-hots.
+        # A plain dict built in plain loops: the compiled build mis-builds a dict subclass
+        # filled through ``setdefault`` from nested tuple targets.
+        rows: dict[int, dict[int | None, bytes]] = {}
+        for key, packed in encoding._seats_hot.items():
+            seat, to_move = key
+            row = rows.get(seat)
+            if row is None:
+                row = rows[seat] = {}
+            row[to_move] = packed
+        self._seats_hot = rows
         self._facts = encoding._facts
         self._facts_struct = encoding._facts_struct
         self._nbytes = 4 * encoding.size
@@ -666,7 +676,10 @@ class _TableBuffer:
         for z, count, top, packed in self._slots:
             order = orders[z]
             parts.append(packed[order[: -count - 1 : -1] if top else order[:count]])
-        parts.append(self._seats_hot[observation.seat][observation.current_player])
+        row = self._seats_hot.get(observation.seat)
+        if row is None:  # a seat off the table (an onlooker)
+            row = self._seats_hot[-1]
+        parts.append(row[observation.current_player])
         facts = self._facts
         if facts is not None:
             values = facts(observation)
@@ -678,20 +691,6 @@ class _TableBuffer:
         if len(out) != self._nbytes:
             self._check(observation)  # raises the ValueError that names the facts' length
         return out
-
-
-class _SeatsHot(dict[int, dict[int | None, bytes]]):
-    """Per observing seat, per seat to move, both one-hots (a seat off the table: -1's)."""
-
-    __slots__ = ()
-
-    def __init__(self, hot: dict[tuple[int, int | None], bytes]) -> None:
-        super().__init__()
-        for (s, cur), packed in hot.items():
-            self.setdefault(s, {})[cur] = packed
-
-    def __missing__(self, seat: int) -> dict[int | None, bytes]:
-        return self[-1]
 
 
 @final
