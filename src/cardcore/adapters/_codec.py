@@ -55,7 +55,7 @@ def legal_indices(codec: Codec, observation: Any) -> list[int]:
     return [index(a) for a in observation.legal_actions]
 
 
-def mark_seen(mask: bytearray, legal: tuple[Any, ...], seen: dict[int, int]) -> None:
+def mark_seen(mask: bytearray, legal: tuple[Any, ...], seen: dict[int, Any]) -> None:
     """Set ``mask[i] = 1`` for each action of ``legal``, found in ``seen`` by identity.
 
     ``seen`` is an :class:`ActionIndex`'s memo (the id of each action object met, to its
@@ -72,7 +72,7 @@ def mark_seen(mask: bytearray, legal: tuple[Any, ...], seen: dict[int, int]) -> 
 
 def mark_card_sets(
     mask: bytearray,
-    by_mask: dict[int, int],
+    by_mask: dict[int, Any],
     keys: Sequence[int],
     segments: Sequence[tuple[int, int, int]],
 ) -> None:
@@ -81,7 +81,8 @@ def mark_card_sets(
     The listing is a :class:`cardcore.CardSubsets`' parts (its card ids and segments:
     a fixed lead plus every choice of one, two or three of the cards from a position
     on), walked as its ``masks()`` walks them, without a generator step per set. In the
-    compiled build the loops run in C.
+    compiled build the loops run in C (``by_mask``'s values typed ``Any`` stay Python ints:
+    the mask is indexed with them as they are, not unboxed and boxed again).
 
     Raises:
         KeyError: a set that ``by_mask`` does not list; the entries set before it stay set.
