@@ -95,6 +95,32 @@ def test_illegal_action_ends_the_episode(registry: CodecRegistry) -> None:
     assert custom.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))[1] == -5.0
 
 
+def test_what_the_agent_does_to_its_arrays_does_not_change_the_env(
+    registry: CodecRegistry,
+) -> None:
+    """The env judges an action by the mask it observed, not by the arrays it handed out,
+    and every step hands out new arrays."""
+    e = env("highcard", 0, ["random"], registry=registry)
+    obs, _ = e.reset(seed=4)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs["action_mask"][:] = 0
+    obs["action_mask"][illegal] = 1
+    obs["observation"][:] = 0.5
+    nxt, _, terminated, _, info = e.step(legal)
+    assert "illegal_action" not in info
+    assert not np.shares_memory(nxt["action_mask"], obs["action_mask"])
+    assert not np.shares_memory(nxt["observation"], obs["observation"])
+    if not terminated:
+        nxt["action_mask"][:] = 1
+        wrong = int(
+            np.flatnonzero(e._encoder.encode(e.game.observe(e.game_state, 0))["action_mask"] == 0)[
+                0
+            ]
+        )
+        assert e.step(wrong)[4] == {"illegal_action": True, "action": wrong}
+
+
 def test_opponents_are_checked_at_construction(registry: CodecRegistry) -> None:
     """Opponent lists must fit the player count; unknown bots fail before any reset."""
     with pytest.raises(ValueError, match="4 players need 3 opponents"):

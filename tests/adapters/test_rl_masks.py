@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from cardcore import CardSubsets, ConcatActions
-from cardcore.adapters import ActionIndex, TableCodec
+from cardcore.adapters import ActionIndex, TableCodec, _spaces
 from cardcore.adapters import pettingzoo as pz
+from cardcore.adapters._codec import mark_card_sets, mark_seen
 from cardcore.adapters._spaces import _MANY_SUBSETS, ObservationEncoder, subset_masks
 
 
@@ -100,3 +101,59 @@ def test_the_mask_marks_exactly_the_legal_actions_few_or_many(
             state = game.apply(state, legal[rng.randrange(len(legal))])
     assert 1 in sizes
     assert max(sizes) > 4 if most > 4 else max(sizes) <= most  # Nestors takes both ways
+
+
+def test_card_sets_marked_in_loops_are_the_listings_sets() -> None:
+    """``mark_card_sets`` (the compiled build's way) marks each set's index, no other."""
+    env, steal = _steal()
+    index = env.codec.actions
+    by_mask = {a.mask: i for i, a in enumerate(index.actions) if type(a) is steal}
+    for subsets in _listings(steal, 200):
+        expected = bytearray(env.codec.num_actions)
+        for m in subsets.masks():
+            expected[by_mask[m]] = 1
+        got = bytearray(env.codec.num_actions)
+        mark_card_sets(got, by_mask, subsets._keys, subsets._segments)
+        assert got == expected
+    short = {m: i for m, i in by_mask.items() if m.bit_count() == 1}
+    with pytest.raises(KeyError):
+        mark_card_sets(bytearray(52), short, (0, 1, 2), [(0, 0, 2)])
+
+
+def test_seen_actions_are_marked_and_an_unseen_one_is_a_key_error() -> None:
+    """``mark_seen`` sets the entries of actions met by identity; a new object is a KeyError."""
+    index = ActionIndex([("a",), ("b",), ("c",)])
+    actions = index.actions
+    mask = bytearray(3)
+    mark_seen(mask, actions[::2], {id(a): i for i, a in enumerate(actions)})
+    assert mask == bytearray([1, 0, 1])
+    with pytest.raises(KeyError):
+        mark_seen(bytearray(3), (("a",),), {})
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("nyuri", 3), ("box", 4), ("nestors", 4)])
+def test_both_ways_of_filling_the_mask_agree(
+    monkeypatch: pytest.MonkeyPatch, game_id: str, players: int
+) -> None:
+    """The compiled build's mask filling (loops) and the pure build's (``map`` passes,
+    numpy for long listings) give the same observations, run here in either build."""
+    env = pz.env(game_id, players, preset="pagat" if game_id == "nyuri" else "default")
+    codec = env.codec
+    pure = ObservationEncoder(codec)
+    monkeypatch.setattr(_spaces, "_CODEC_COMPILED", True)
+    looped = ObservationEncoder(codec)
+    monkeypatch.setattr(_spaces, "_CODEC_COMPILED", False)
+    game = env.game
+    rng = random.Random(3)
+    for seed in range(3):
+        state = game.initial_state(players, seed)
+        while (seat := game.current_player(state)) is not None:
+            obs = game.observe(state, seat)
+            a = pure.encode(obs)
+            monkeypatch.setattr(_spaces, "_CODEC_COMPILED", True)
+            b = looped.encode(obs)
+            monkeypatch.setattr(_spaces, "_CODEC_COMPILED", False)
+            assert a["observation"].tobytes() == b["observation"].tobytes()
+            assert a["action_mask"].tobytes() == b["action_mask"].tobytes()
+            legal = obs.legal_actions
+            state = game.apply(state, legal[rng.randrange(len(legal))])

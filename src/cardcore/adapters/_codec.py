@@ -14,16 +14,14 @@ floats) that numpy reads without copying element by element.
 from __future__ import annotations
 
 import functools
-import operator
 import struct
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any, Final, Generic, Protocol, TypeVar, final, runtime_checkable
-
-import attrs
+from typing import Any, Final, Generic, TypeVar, final
 
 from cardcore._cards import Card
 from cardcore._table import Layout, TableView
+from cardcore.adapters._protocol import Codec, Slots
 
 __all__ = [
     "ActionIndex",
@@ -43,47 +41,6 @@ CARD_BITS: Final = 52
 """Every zone is encoded over the 52 card ids, whatever the deck in play."""
 
 
-@runtime_checkable
-class Codec(Protocol):
-    """How one game, at one player count, looks to a learning algorithm.
-
-    Every value of an encoding lies in ``[-1, 1]`` (the environments declare that box),
-    and :meth:`encode` reads nothing but the observation it is given, so an encoding can
-    never hold more than the seat may know. The action numbering is fixed: it does not
-    depend on the state, only on the game's options and the player count.
-    """
-
-    @property
-    def observation_size(self) -> int:
-        """The length of every encoding."""
-        ...
-
-    @property
-    def num_actions(self) -> int:
-        """How many actions the index numbers (the size of the ``Discrete`` space)."""
-        ...
-
-    def encode(self, observation: Any) -> Sequence[float]:
-        """The observation as ``observation_size`` floats in ``[-1, 1]``."""
-        ...
-
-    def action_index(self, action: Any) -> int:
-        """The fixed index of an action (``0 <= index < num_actions``).
-
-        Raises:
-            KeyError: the action is not in the index.
-        """
-        ...
-
-    def action_at(self, index: int) -> Any:
-        """The action with this index (the inverse of :meth:`action_index`).
-
-        Raises:
-            IndexError: the index is out of range.
-        """
-        ...
-
-
 def legal_indices(codec: Codec, observation: Any) -> list[int]:
     """The indexes of the observation's legal actions (empty when the seat is not to move).
 
@@ -96,6 +53,57 @@ def legal_indices(codec: Codec, observation: Any) -> list[int]:
             pass  # look each action up again below, for the error that names it
     index = codec.action_index
     return [index(a) for a in observation.legal_actions]
+
+
+def mark_seen(mask: bytearray, legal: tuple[Any, ...], seen: dict[int, Any]) -> None:
+    """Set ``mask[i] = 1`` for each action of ``legal``, found in ``seen`` by identity.
+
+    ``seen`` is an :class:`ActionIndex`'s memo (the id of each action object met, to its
+    index); the environments fill their action masks with it. In the compiled build the
+    loop runs in C.
+
+    Raises:
+        KeyError: an action the index has not met yet (by identity); the entries set
+            before it stay set.
+    """
+    for action in legal:
+        mask[seen[id(action)]] = 1
+
+
+def mark_card_sets(
+    mask: bytearray,
+    by_mask: dict[int, Any],
+    keys: Sequence[int],
+    segments: Sequence[tuple[int, int, int]],
+) -> None:
+    """Set ``mask[by_mask[m]] = 1`` for the card mask ``m`` of each set of a listing.
+
+    The listing is a :class:`cardcore.CardSubsets`' parts (its card ids and segments:
+    a fixed lead plus every choice of one, two or three of the cards from a position
+    on), walked as its ``masks()`` walks them, without a generator step per set. In the
+    compiled build the loops run in C (``by_mask``'s values typed ``Any`` stay Python ints:
+    the mask is indexed with them as they are, not unboxed and boxed again).
+
+    Raises:
+        KeyError: a set that ``by_mask`` does not list; the entries set before it stay set.
+    """
+    bits = [1 << (key & 63) for key in keys]
+    k = len(bits)
+    for lead, start, added in segments:
+        if added == 1:
+            for c in range(start, k):
+                mask[by_mask[lead | bits[c]]] = 1
+        elif added == 2:
+            for b in range(start, k - 1):
+                head = lead | bits[b]
+                for c in range(b + 1, k):
+                    mask[by_mask[head | bits[c]]] = 1
+        else:
+            for a in range(start, k - 2):
+                for b in range(a + 1, k - 1):
+                    head = lead | bits[a] | bits[b]
+                    for c in range(b + 1, k):
+                        mask[by_mask[head | bits[c]]] = 1
 
 
 _SEEN_LIMIT: Final = 1 << 16
@@ -318,23 +326,6 @@ def _pack_facts(packer: struct.Struct, values: Sequence[float]) -> bytes:
         ) from None
 
 
-@final
-@attrs.frozen
-class Slots:
-    """Encode positions of an ordered zone one-hot (52 floats each), e.g. a trick's order.
-
-    Known bits of a zone say which cards are there; slots say where. A trick with
-    ``Slots("trick", 4)`` encodes the first four cards played, in order.
-    """
-
-    zone: str
-    """The ordered zone's name."""
-    count: int = attrs.field(validator=attrs.validators.ge(1))
-    """How many positions to encode."""
-    from_top: bool = False
-    """Count from the top (last placed) instead of the bottom (first placed)."""
-
-
 def _pack_bits(value: int, width: int) -> bytes:
     return struct.pack(f"<{width}f", *((value >> i) & 1 for i in range(width)))
 
@@ -517,11 +508,11 @@ class TableEncoding:
             + facts_size
         )
         """The length of every encoding."""
-        self.encode_buffer: Callable[[Any], bytearray] = _buffer_encoder(self)
+        self.encode_buffer: Callable[[Any], bytearray] = _TableBuffer(self)
         """The encoding as a fresh, writable ``bytearray`` (what the environments wrap).
 
-        One function built for this encoding's zones, slots and facts, with everything it
-        reads bound as locals: the environments call it on every step.
+        One callable built for this encoding's zones, slots and facts, with everything it
+        reads bound once: the environments call it on every step.
 
         Raises:
             ValueError: the facts function returned the wrong number of values.
@@ -620,80 +611,87 @@ class TableEncoding:
         return parts
 
 
-def _buffer_encoder(encoding: TableEncoding) -> Callable[[Any], bytearray]:
-    """Build :attr:`TableEncoding.encode_buffer`: its parts joined, in one flat function.
+@final
+class _TableBuffer:
+    """:attr:`TableEncoding.encode_buffer`: the encoding's parts joined, in one call.
 
-    The parts are gathered in one list display (no ``append``), the two seat one-hots
-    in two plain dict lookups, and the facts' length is checked once on the joined
-    buffer (a wrong one is named by :meth:`TableEncoding.encode_parts`, which checks each part).
+    Everything it reads is bound once, as typed attributes: the environments call it on
+    every step, and the compiled build turns its loops into C. The facts' length is
+    checked once, on the joined buffer (a wrong one is named by
+    :meth:`TableEncoding.encode_parts`, which checks each part).
     """
-    mask_bytes = _MASK_CACHE.__getitem__
-    size_bytes = encoding._sizes.__getitem__
-    join = _BUFFER.join
-    nbytes = 4 * encoding.size
-    pick: Callable[[tuple[int, ...]], Iterable[int]] | None = None
-    if not encoding._every_zone:
-        zones = encoding._zones
-        pick = operator.itemgetter(*zones) if len(zones) > 1 else lambda t: (t[zones[0]],)
-    seats_hot = _SeatsHot(encoding._seats_hot)
-    facts = encoding._facts
-    facts_struct = encoding._facts_struct
-    slots = encoding._slot_bytes
-    check = encoding.encode_parts  # names what is wrong when the length is
 
-    def slot_parts(orders: tuple[tuple[int, ...], ...]) -> list[bytes]:
-        out = []
-        for z, count, top, packed in slots:
-            order = orders[z]
-            out.append(packed[order[: -count - 1 : -1] if top else order[:count]])
-        return out
+    __slots__ = (
+        "_check",
+        "_facts",
+        "_facts_struct",
+        "_masks",
+        "_nbytes",
+        "_seats_hot",
+        "_sizes",
+        "_slots",
+        "_zones",
+    )
 
-    one_slot = len(slots) == 1  # the usual case, inlined below
-    slot_zone, slot_count, slot_top, slot_packed = slots[0] if one_slot else (0, 0, False, {})
-    slot_end = -slot_count - 1
+    def __init__(self, encoding: TableEncoding) -> None:
+        self._masks: dict[int, bytes] = _MASK_CACHE
+        self._sizes: tuple[bytes, ...] = encoding._sizes
+        self._zones: tuple[int, ...] | None = None if encoding._every_zone else encoding._zones
+        self._slots: tuple[tuple[int, int, bool, _Memo[tuple[int, ...]]], ...] = (
+            encoding._slot_bytes
+        )
+        # Per observing seat (a seat off the table: -1), per seat to move, both one-hots.
+        # A plain dict built in plain loops: the compiled build mis-builds a dict subclass
+        # filled through ``setdefault`` from nested tuple targets.
+        rows: dict[int, dict[int | None, bytes]] = {}
+        for key, packed in encoding._seats_hot.items():
+            seat, to_move = key
+            row = rows.get(seat)
+            if row is None:
+                row = rows[seat] = {}
+            row[to_move] = packed
+        self._seats_hot = rows
+        self._facts = encoding._facts
+        self._facts_struct = encoding._facts_struct
+        self._nbytes = 4 * encoding.size
+        self._check = encoding.encode_parts
 
-    def encode_buffer(observation: Any) -> bytearray:
-        sizes, known, orders = observation.table._parts
-        if pick is not None:
-            known = pick(known)
-            sizes = pick(sizes)
-        if one_slot:
-            order = orders[slot_zone]
-            slot = [slot_packed[order[:slot_end:-1] if slot_top else order[:slot_count]]]
+    def __call__(self, observation: Any) -> bytearray:
+        """The encoding as a fresh ``bytearray`` (see :attr:`TableEncoding.encode_buffer`)."""
+        table: TableView = observation.table
+        sizes, known, orders = table._parts
+        masks = self._masks
+        size_bytes = self._sizes
+        parts: list[bytes] = []
+        zones = self._zones
+        if zones is None:
+            for mask in known:
+                parts.append(masks[mask])
+            for size in sizes:
+                parts.append(size_bytes[size])
         else:
-            slot = slot_parts(orders) if slots else []
-        fact: bytes = b""
+            for z in zones:
+                parts.append(masks[known[z]])
+            for z in zones:
+                parts.append(size_bytes[sizes[z]])
+        for z, count, top, packed in self._slots:
+            order = orders[z]
+            parts.append(packed[order[: -count - 1 : -1] if top else order[:count]])
+        row = self._seats_hot.get(observation.seat)
+        if row is None:  # a seat off the table (an onlooker)
+            row = self._seats_hot[-1]
+        parts.append(row[observation.current_player])
+        facts = self._facts
         if facts is not None:
             values = facts(observation)
-            fact = values if type(values) is bytes else _pack_facts(facts_struct, values)
-        out = join(
-            [
-                *map(mask_bytes, known),
-                *map(size_bytes, sizes),
-                *slot,
-                seats_hot[observation.seat][observation.current_player],
-                fact,
-            ]
-        )
-        if len(out) != nbytes:
-            check(observation)  # raises the ValueError that names the facts' length
+            if type(values) is bytes:  # packed by the game: float32s, little-endian
+                parts.append(values)
+            else:
+                parts.append(_pack_facts(self._facts_struct, values))
+        out = _BUFFER.join(parts)
+        if len(out) != self._nbytes:
+            self._check(observation)  # raises the ValueError that names the facts' length
         return out
-
-    return encode_buffer
-
-
-class _SeatsHot(dict[int, dict[int | None, bytes]]):
-    """Per observing seat, per seat to move, both one-hots (a seat off the table: -1's)."""
-
-    __slots__ = ()
-
-    def __init__(self, hot: dict[tuple[int, int | None], bytes]) -> None:
-        super().__init__()
-        for (s, cur), packed in hot.items():
-            self.setdefault(s, {})[cur] = packed
-
-    def __missing__(self, seat: int) -> dict[int | None, bytes]:
-        return self[-1]
 
 
 @final

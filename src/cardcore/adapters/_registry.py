@@ -16,7 +16,7 @@ import attrs
 
 from cardcore._game import CodecSpec, Game
 from cardcore._host import PluginHost, default_host
-from cardcore.adapters._codec import Codec
+from cardcore.adapters._protocol import Codec
 
 __all__ = [
     "CodecError",

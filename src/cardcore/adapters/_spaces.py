@@ -5,9 +5,10 @@ This module imports numpy and gymnasium; only the environment modules import it.
 
 from __future__ import annotations
 
+import importlib.machinery
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any, Final, final
+from typing import Any, Final, cast, final
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +17,14 @@ from gymnasium import spaces
 from cardcore._game import Game
 from cardcore._host import PluginHost, default_host
 from cardcore._lazy import CardSubsets, ConcatActions
-from cardcore.adapters._codec import ActionIndex, Codec, TableCodec
+from cardcore.adapters import _codec
+from cardcore.adapters._codec import (
+    ActionIndex,
+    Codec,
+    TableCodec,
+    mark_card_sets,
+    mark_seen,
+)
 from cardcore.adapters._registry import CodecRegistry, default_registry
 
 __all__ = ["ObsDict", "ObservationEncoder", "observation_space", "resolve"]
@@ -94,7 +102,23 @@ class ObservationEncoder:
                 "action_mask": frombuffer(mask, i8),
             }
 
-        return encode
+        def encode_compiled(observation: Any) -> ObsDict:
+            mask = bytearray(n)
+            legal = observation.legal_actions
+            if legal.__class__ is tuple:
+                try:  # actions met before, by identity: a loop in C
+                    mark(mask, legal, seen)
+                except KeyError:
+                    fill(mask, legal)
+            else:
+                fill(mask, legal)
+            return {
+                "observation": frombuffer(buffer(observation), f32),
+                "action_mask": frombuffer(mask, i8),
+            }
+
+        mark = mark_seen
+        return encode_compiled if _CODEC_COMPILED else encode
 
     def __call__(self, observation: Any) -> ObsDict:
         """The encoding and the action mask of the observation (new arrays every call)."""
@@ -129,6 +153,11 @@ class ObservationEncoder:
             mask[index(a)] = 1
 
 
+_CODEC_COMPILED: Final = (_codec.__file__ or "").endswith(
+    tuple(importlib.machinery.EXTENSION_SUFFIXES)
+)
+"""Whether the codec module is the compiled build's: then the legal actions' mask
+entries are set by :func:`mark_seen`'s loop in C (in Python, ``map`` passes cost less)."""
 _frombuffer: Final = np.frombuffer
 _FLOAT32: Final = np.dtype(np.float32)
 _INT8: Final = np.dtype(np.int8)
@@ -182,14 +211,16 @@ class MaskFiller:
 
     def _fill(self, mask: bytearray, legal: Sequence[Any]) -> None:
         cls = legal.__class__
-        if cls is tuple or cls is list:
+        if cls is tuple and _CODEC_COMPILED:
+            mark_seen(mask, cast("tuple[Any, ...]", legal), self._seen)
+        elif cls is tuple or cls is list:
             any(map(mask.__setitem__, map(self._seen.__getitem__, map(id, legal)), _ONES))
         elif cls is ConcatActions:
             for part in legal._parts:  # type: ignore[attr-defined]
                 self._fill(mask, part)
         elif cls is CardSubsets:
             assert isinstance(legal, CardSubsets)
-            if len(legal) >= _MANY_SUBSETS:
+            if not _CODEC_COMPILED and len(legal) >= _MANY_SUBSETS:
                 self._fill_many(mask, legal)
                 return
             action = legal.action
@@ -198,7 +229,10 @@ class MaskFiller:
                 by_mask = self._by_mask[action] = {
                     a.mask: i for i, a in enumerate(self._index.actions) if type(a) is action
                 }
-            any(map(mask.__setitem__, map(by_mask.__getitem__, legal.masks()), _ONES))
+            if _CODEC_COMPILED:  # every set in loops in C: less than numpy's passes cost
+                mark_card_sets(mask, by_mask, legal._keys, legal._segments)
+            else:
+                any(map(mask.__setitem__, map(by_mask.__getitem__, legal.masks()), _ONES))
         else:
             any(map(mask.__setitem__, self._index.indices(legal), _ONES))
 

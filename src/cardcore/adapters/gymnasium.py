@@ -120,7 +120,8 @@ class CardcoreEnv(gymnasium.Env[ObsDict, np.int64]):
         self._encoder = ObservationEncoder(self.codec)
         self._state: Any = None
         self._bots: dict[int, Any] = {}
-        self._obs: ObsDict | None = None
+        self._legal: bytes | None = None
+        """The agent's action mask as last observed, apart from the arrays handed out."""
         self._done = True
         for name in set(names):  # fail now, not at the first reset
             load_bot(name, self.game, seed=0, host=host)
@@ -190,8 +191,11 @@ class CardcoreEnv(gymnasium.Env[ObsDict, np.int64]):
             self._state = game.apply(self._state, action)
 
     def _observe(self) -> ObsDict:
-        self._obs = self._encoder.encode(self.game.observe(self._state, self.seat))
-        return {k: v.copy() for k, v in self._obs.items()}
+        # The encoder's arrays are new on every call: the agent gets them, and the env
+        # keeps the mask's bytes (what the agent does to its arrays cannot change them).
+        obs = self._encoder.encode(self.game.observe(self._state, self.seat))
+        self._legal = obs["action_mask"].tobytes()
+        return obs
 
     def step(self, action: Any) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
         """Play the agent's action (an index), then the bots' until the agent's next turn.
@@ -203,10 +207,11 @@ class CardcoreEnv(gymnasium.Env[ObsDict, np.int64]):
         Raises:
             RuntimeError: the episode is over (call ``reset``).
         """
-        if self._done or self._obs is None:
+        legal = self._legal
+        if self._done or legal is None:
             raise RuntimeError("the episode is over: call reset() first")
         index = int(action)
-        if not 0 <= index < self.codec.num_actions or not self._obs["action_mask"][index]:
+        if not 0 <= index < len(legal) or not legal[index]:
             self._done = True
             return (
                 self._observe(),
