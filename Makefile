@@ -73,7 +73,7 @@ $(COMPILED)/.installed: $(STAMP) $(WHEELHOUSE)/DONE $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(COMPILED)
 	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation --no-index -w $(COMPILED)/wheels . $(PLUGINS)
 	$(COMPILED)/bin/python -m pip install --quiet --no-index --find-links $(COMPILED)/wheels \
-	  --find-links $(WHEELHOUSE) cardcore $(notdir $(PLUGINS)) pytest
+	  --find-links $(WHEELHOUSE) 'cardcore[rl]' $(notdir $(PLUGINS)) pytest
 	touch $@
 
 compiled: $(COMPILED)/.installed
@@ -82,7 +82,8 @@ COMPILED_TESTS := $(foreach t,records_observations_encodings_and_search_match_th
   the_pure_variable_loads_every_module_from_its_source the_build_is_the_one_this_venv_was_made_with \
   version_and_bench_name_the_loaded_build the_pure_variable_is_named_when_set \
   every_game_pickles_to_the_same_game_and_plays_the_same \
-  every_listed_core_module_is_compiled lazy_actions_keep_their_own_abc_registry,tests/test_compiled_build.py::test_$(t)) \
+  every_listed_core_module_is_compiled lazy_actions_keep_their_own_abc_registry \
+  the_environments_hand_out_what_the_pure_modules_do,tests/test_compiled_build.py::test_$(t)) \
   $(foreach p,$(PLUGINS),$(wildcard $(p)/tests/test_*_golden.py $(p)/tests/test_*_conformance.py))
 compiled-test: $(COMPILED)/.installed
 	CARDCORE_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -q -p no:cacheprovider \

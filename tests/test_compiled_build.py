@@ -29,6 +29,8 @@ OURS = ("cardcore", "cardcore-box", "cardcore-nestors", "cardcore-noddy", "cardc
 """The distributions whose wheels compile their hot modules."""
 SEARCHED = 3
 """Decisions of each game searched by ISMCTS (from the start), for the search digest."""
+GAMES_IN_AN_ENV = 3
+"""Games played in each environment (one reset after another) for its digest."""
 
 
 def digests() -> dict[str, dict[str, str]]:
@@ -81,6 +83,59 @@ def digests() -> dict[str, dict[str, str]]:
                     "search": search_h.hexdigest(),
                 }
     return out
+
+
+def env_digests() -> dict[str, str]:
+    """Per game, preset and player count: a digest of the PettingZoo environment's steps.
+
+    Every observation array and action mask an agent is handed in a seeded game whose
+    moves are drawn from the masks: the environments fill them on their own path (buffers
+    and mask loops of their own), not through ``codec.encode``.
+    """
+    import random
+
+    import numpy as np
+
+    from cardcore import PluginHost
+    from cardcore.adapters import CodecError, pettingzoo
+
+    out: dict[str, str] = {}
+    for name, spec in sorted(PluginHost().games().items()):
+        for preset in sorted(spec.presets):
+            for players in range(spec.min_players, spec.max_players + 1):
+                try:
+                    env = pettingzoo.env(name, players, preset=preset)
+                except CodecError:  # a game without a codec has no environment
+                    continue
+                h, pick = hashlib.sha256(), random.Random(players).random
+                for game in range(GAMES_IN_AN_ENV):
+                    env.reset(seed=players * 7 + game)
+                    while env.agents:
+                        obs, reward, done, cut, _ = env.last()
+                        h.update(f"{env.agent_selection} {reward} {done} {cut}\n".encode())
+                        for array in obs.values():
+                            h.update(np.ascontiguousarray(array).tobytes())
+                        if done or cut:
+                            env.step(None)
+                            continue
+                        legal = np.flatnonzero(obs["action_mask"])
+                        env.step(int(legal[int(pick() * len(legal))]))
+                out[f"{name}/{preset}/{players}p"] = h.hexdigest()
+    return out
+
+
+def test_the_environments_hand_out_what_the_pure_modules_do() -> None:
+    """The PettingZoo environment's observations and masks are alike in both builds."""
+    here = env_digests()
+    code = (
+        f"import json, runpy; m = runpy.run_path({str(Path(__file__))!r}); "
+        "print(json.dumps(m['env_digests']()))"
+    )
+    pure = _child(code, CARDCORE_PURE="1")
+    assert pure.returncode == 0, pure.stderr
+    there = json.loads(pure.stdout)
+    assert {k.split("/", 1)[0] for k in here} >= {"box", "nestors", "noddy", "nyuri"}
+    assert here == there, sorted(k for k in here if here[k] != there.get(k))
 
 
 def _child(code: str, **env: str) -> subprocess.CompletedProcess[str]:
