@@ -127,6 +127,65 @@ def test_a_time_budget_ends_the_parallel_search(kind: str) -> None:
         assert done >= 2  # each worker searched at least once
 
 
+class _Recorder:
+    """Stands in for a pool process's bot: records the time budget each share gets."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float | None] = []
+
+    def share(self, seed: int, budget: Any, seconds: float | None, observation: Any) -> Any:
+        self.seconds.append(seconds)
+        return [], 0
+
+
+@pytest.mark.parametrize(
+    ("left", "expected"),
+    [
+        (0.05, 0.05),  # picked up at once: the whole budget
+        (0.03, 0.03),  # waited 20 ms in the queue: the rest of it
+        (-0.01, _parallel._MIN_SHARE),  # picked up after the deadline: one iteration
+        (-5.0, 0.05),  # a clock that is not shared: the budget as given
+        (7.0, 0.05),
+    ],
+)
+def test_a_share_ends_when_the_decision_wants_its_result(
+    monkeypatch: pytest.MonkeyPatch, left: float, expected: float
+) -> None:
+    """A share searches until its due time on the shared clock, not ``seconds`` from
+    whenever a pool process picks it up (the decision's deadline holds)."""
+    recorder = _Recorder()
+    monkeypatch.setitem(_parallel._HELD, "bot", recorder)
+    monkeypatch.setattr(_parallel, "_now", lambda: 1000.0)
+    _parallel._share((1, None, 0.05, None, 1000.0 + left))
+    _parallel._share((1, 24, None, None, None))  # an iteration budget has no due time
+    assert recorder.seconds == [pytest.approx(expected), None]
+
+
+def test_the_pool_ends_the_shares_early_by_the_time_results_take_to_come_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool learns how late the results arrive and asks the shares to end that much
+    before the decision's deadline; the allowance never exceeds a quarter of the budget."""
+    observation = _observations(1)[0]
+    pool = _parallel.RootPool(1, lambda: None, lambda: None)
+    sent: list[Any] = []
+    clock = iter([100.0, 100.2, 200.0, 200.2])  # the results come back 0.1 s late
+
+    class _Executor:
+        def map(self, fn: Any, tasks: list[Any]) -> Any:
+            sent.extend(tasks)
+            return [([], 0) for _ in tasks]
+
+    monkeypatch.setattr(pool, "_executor", _Executor())
+    monkeypatch.setattr(_parallel, "_now", lambda: next(clock))
+    pool.run([(1, None, 0.1, observation)])
+    assert sent[-1][-1] == pytest.approx(100.1)
+    assert pool.return_time == pytest.approx(0.025)  # a quarter of 0.1 s late
+    pool.run([(2, None, 0.1, observation)])
+    assert sent[-1][-1] == pytest.approx(200.1 - 0.025)
+    assert pool.return_time == pytest.approx(0.025)  # capped at budget / 4
+
+
 def test_a_process_that_cannot_start_a_pool_falls_back_with_a_warning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -106,10 +106,27 @@ def _start(make: Callable[[], Any], parent: int) -> None:
     _HELD["bot"] = make()
 
 
-def _share(task: tuple[int, int | None, float | None, Any]) -> Any:
-    """Search one share in this pool process; its root statistics (see the bot's ``share``)."""
-    seed, budget, seconds, observation = task
+def _share(task: tuple[int, int | None, float | None, Any, float | None]) -> Any:
+    """Search one share in this pool process; its root statistics (see the bot's ``share``).
+
+    ``due`` is when the bot's process wants the result, on the machine's monotonic clock
+    (shared by its processes): the share's time budget ends then, so the time the task
+    waited in the queue is not spent twice. A clock that disagrees by more than the budget
+    (not shared after all) is ignored.
+    """
+    seed, budget, seconds, observation, due = task
+    if seconds is not None and due is not None:
+        left = due - _now()
+        if -1.0 < left < seconds:
+            seconds = max(left, _MIN_SHARE)
     return _HELD["bot"].share(seed, budget, seconds, observation)
+
+
+_now: Callable[[], float] = time.monotonic
+"""The clock of due times: the machine's monotonic clock, the same in every process."""
+
+_MIN_SHARE: Final = 1e-3
+"""The least time a share searches, however late it starts (it runs one iteration)."""
 
 
 # ---- in the bot's process -------------------------------------------------------------
@@ -149,6 +166,10 @@ class RootPool:
         self._executor: Any = None
         self.fallback: str | None = None
         """Why the shares are searched in this process (``None`` while a pool serves)."""
+        self.return_time = 0.0
+        """How long, in seconds, the shares' results have taken to come back after their
+        searches end (a running average): a time budget ends that much earlier in the
+        pool, so that the decision keeps its deadline."""
 
     @property
     def running(self) -> bool:
@@ -194,9 +215,10 @@ class RootPool:
     def run(self, tasks: Sequence[tuple[int, int | None, float | None, Any]]) -> list[Any]:
         """Search every share (in the pool, else here); their results in order.
 
-        A share's ``seconds`` is its own budget; searched here, one after another, the
-        shares split the earliest share's budget between them so that the decision keeps
-        its deadline.
+        A share's ``seconds`` is its own budget. In the pool every share ends at the same
+        due time, ``seconds`` from now less :attr:`return_time`, however long it waited for
+        a process; searched here, one after another, the shares split the earliest
+        share's budget between them. Either way the decision keeps its deadline.
 
         Raises:
             RuntimeError: a pool process died (the pool is shut down; the next decision
@@ -214,14 +236,23 @@ class RootPool:
             return out
         from concurrent.futures.process import BrokenProcessPool
 
+        due = None
+        timed = [seconds for _, _, seconds, _ in tasks if seconds is not None]
+        if timed:
+            due = _now() + min(timed) - self.return_time
         try:
-            return list(executor.map(_share, tasks))
+            out = list(executor.map(_share, [(*task, due) for task in tasks]))
         except BrokenProcessPool as e:
             self.close()
             raise RuntimeError(
                 f"a search worker process died during the search ({e}); the next "
                 f"decision starts new ones"
             ) from None
+        if due is not None:
+            took = _now() - due  # from the searches' end to their results here
+            average = 0.75 * self.return_time + 0.25 * max(took, 0.0)
+            self.return_time = min(average, min(timed) / 4)
+        return out
 
     def close(self) -> None:
         """Shut the pool's processes down and wait for them (idempotent)."""
