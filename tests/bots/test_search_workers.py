@@ -180,10 +180,36 @@ def test_the_pool_ends_the_shares_early_by_the_time_results_take_to_come_back(
     monkeypatch.setattr(_parallel, "_now", lambda: next(clock))
     pool.run([(1, None, 0.1, observation)])
     assert sent[-1][-1] == pytest.approx(100.1)
+    assert pool.return_time == 0.0  # the processes were starting: nothing learned
+    clock = iter([100.0, 100.2, 200.0, 200.2])
+    pool.run([(1, None, 0.1, observation)])
     assert pool.return_time == pytest.approx(0.025)  # a quarter of 0.1 s late
     pool.run([(2, None, 0.1, observation)])
     assert sent[-1][-1] == pytest.approx(200.1 - 0.025)
     assert pool.return_time == pytest.approx(0.025)  # capped at budget / 4
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc"])
+def test_start_match_starts_every_search_process_before_the_first_decision(kind: str) -> None:
+    """The engine's ``start_match`` starts the pool and waits until every process holds
+    its bot: starting them is not paid from the first decision's time budget."""
+    game = load_game("noddy")
+    with _bot(kind, 3, 2, **_BUDGET[kind]) as bot:
+        assert bot._pool is not None and bot._pool.pids() == []
+        bot.start_match(game, 0, 2)
+        pids = bot._pool.pids()
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        assert bot._pool.warm()  # already warm: returns at once
+        observation = _observations(1)[0]
+        assert bot.act(observation) in observation.legal_actions
+        assert bot._pool.pids() == pids  # the same processes searched
+        bot.end_match(None)
+        assert bot._pool.pids() == []
+    for pid in pids:
+        deadline = time.monotonic() + HANG_GUARD
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not _alive(pid)
 
 
 def test_a_process_that_cannot_start_a_pool_falls_back_with_a_warning(

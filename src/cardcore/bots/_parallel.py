@@ -32,6 +32,10 @@ __all__ = ["RootPool", "SearchWorkersWarning", "cpus", "split", "with_search_wor
 MAX_WORKERS: Final = 256
 """The most search processes one bot may ask for."""
 
+WARM_TIMEOUT: Final = 5.0
+"""How long ``start_match`` waits for a bot's search processes to start: well within the
+time the engine gives it (at least 10 s)."""
+
 
 class SearchWorkersWarning(RuntimeWarning):
     """Search processes could not be started, or more are asked for than there are cores."""
@@ -97,13 +101,21 @@ def _orphaned(parent: int, first_ppid: int) -> bool:
     return False
 
 
-def _start(make: Callable[[], Any], parent: int) -> None:
-    """Build this process's copy of the bot (the pool's initializer)."""
+def _start(make: Callable[[], Any], parent: int, ready: Any) -> None:
+    """Build this process's copy of the bot (the pool's initializer).
+
+    Then say so on ``ready``, a semaphore of the bot's process.
+    """
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     threading.Thread(target=_orphan_guard, args=(parent, os.getppid()), daemon=True).start()
     _HELD["bot"] = make()
+    ready.release()
+
+
+def _nothing() -> None:
+    """A task that only makes the pool start a process (see :meth:`RootPool.warm`)."""
 
 
 def _share(task: tuple[int, int | None, float | None, Any, float | None]) -> Any:
@@ -166,6 +178,8 @@ class RootPool:
         self._executor: Any = None
         self.fallback: str | None = None
         """Why the shares are searched in this process (``None`` while a pool serves)."""
+        self._ready: Any = None
+        self._warm = False
         self.return_time = 0.0
         """How long, in seconds, the shares' results have taken to come back after their
         searches end (a running average): a time budget ends that much earlier in the
@@ -192,15 +206,39 @@ class RootPool:
         from concurrent.futures import ProcessPoolExecutor
 
         try:
+            context = _context()
+            self._ready = context.Semaphore(0)
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
-                mp_context=_context(),
+                mp_context=context,
                 initializer=_start,
-                initargs=(self._make, os.getpid()),
+                initargs=(self._make, os.getpid(), self._ready),
             )
         except (OSError, ValueError, NotImplementedError) as e:
             self._fall_back(f"the pool could not be started ({e})")
         return self._executor
+
+    def warm(self, timeout: float = WARM_TIMEOUT) -> bool:
+        """Start every process of the pool; whether each holds its copy of the bot in time.
+
+        It waits at most ``timeout`` seconds. A search bot calls this from ``start_match``, so that starting the processes
+        (a fraction of a second where they cannot be forked) is not taken from the first
+        decision's time budget. Processes not ready in time go on starting.
+        """
+        executor = self.open()
+        if executor is None:
+            return False
+        if self._warm:
+            return True
+        deadline = time.monotonic() + timeout
+        waiting = [executor.submit(_nothing) for _ in range(self.workers)]
+        for _ in range(self.workers):
+            if not self._ready.acquire(timeout=max(deadline - time.monotonic(), 0.0)):
+                return False
+        for future in waiting:
+            future.result(timeout=max(deadline - time.monotonic(), 0.0))
+        self._warm = True
+        return True
 
     def _fall_back(self, why: str) -> None:
         self.fallback = why
@@ -236,6 +274,7 @@ class RootPool:
             return out
         from concurrent.futures.process import BrokenProcessPool
 
+        started = self._warm  # else the results wait for processes that are starting
         due = None
         timed = [seconds for _, _, seconds, _ in tasks if seconds is not None]
         if timed:
@@ -248,7 +287,8 @@ class RootPool:
                 f"a search worker process died during the search ({e}); the next "
                 f"decision starts new ones"
             ) from None
-        if due is not None:
+        self._warm = True
+        if due is not None and started:
             took = _now() - due  # from the searches' end to their results here
             average = 0.75 * self.return_time + 0.25 * max(took, 0.0)
             self.return_time = min(average, min(timed) / 4)
@@ -257,6 +297,7 @@ class RootPool:
     def close(self) -> None:
         """Shut the pool's processes down and wait for them (idempotent)."""
         executor, self._executor = self._executor, None
+        self._warm = False
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
 

@@ -132,6 +132,11 @@ class _SearchProcesses:
         if self._pool is not None:
             self._pool.close()
 
+    def start_match(self, game: Any, seat: int, num_players: int) -> None:
+        """A match begins: start the search processes now, not in the first decision."""
+        if self._pool is not None:
+            self._pool.warm()
+
     def end_match(self, outcome: Any) -> None:
         """The match is over: stop the search processes."""
         self.close()
