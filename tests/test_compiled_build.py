@@ -22,6 +22,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 ROOT = Path(__file__).resolve().parents[1]
 EXPECT_COMPILED = os.environ.get("CARDCORE_EXPECT_COMPILED", "") == "1"
 """Set by ``make compiled-test``: this process runs on the compiled wheels."""
@@ -235,6 +238,24 @@ def test_lazy_actions_keep_their_own_abc_registry() -> None:
     assert lazy == (1, 2)
     assert lazy != [1, 2]
     assert lazy != (1,) and lazy != "x"  # noqa: PLR1714
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    masks=st.lists(st.integers(0, 2**64 - 1) | st.integers(0, 2**52 - 1), max_size=20),
+    k=st.integers(0, 2**64 - 1) | st.just(2**52 - 1),
+)
+def test_the_table_projection_counts_and_keeps_the_known_cards(masks: list[int], k: int) -> None:
+    """Each zone's size and known cards, in either build (compiled: machine-word loops)."""
+    from cardcore._projection import known_of, sizes_of
+
+    zones = tuple(masks)
+    assert sizes_of(zones) == tuple(m.bit_count() for m in zones)
+    known = known_of(zones, k)
+    assert known == tuple(m & k for m in zones)
+    assert (known is zones) == all(m & k == m for m in zones)
+    if EXPECT_COMPILED:  # compiled, a zone that keeps all its cards is passed on as is
+        assert all(kept is m for m, kept in zip(zones, known, strict=True) if m & k == m)
 
 
 def _subclass(base: type) -> type:

@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import enum
 import functools
-import itertools
-import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, NamedTuple, final
@@ -37,6 +35,7 @@ from typing import Final, NamedTuple, final
 import attrs
 
 from cardcore._cards import Card, card_ids, cards_of
+from cardcore._projection import known_of, sizes_of
 from cardcore._rng import rng_below, shuffle_like_random
 
 __all__ = ["CardTable", "Layout", "TableView", "Visibility", "Zone", "new_table", "sample_table"]
@@ -419,9 +418,9 @@ def _check(table: CardTable) -> None:
 def _project(table: CardTable, seat: int) -> _Parts:
     """The sizes, known masks and orders of ``table`` as ``seat`` knows them.
 
-    Every part is built in C-level passes over the zones (``map`` of an ``int`` method);
-    only the ordered zones the seat knows in part are looked at card by card. A seat
-    that knows every card shares the table's own tuples: they hold nothing it may not see.
+    Every part is built in one pass over the zones (:mod:`cardcore._projection`); only
+    the ordered zones the seat knows in part are looked at card by card. A seat that
+    knows every card shares the table's own tuples: they hold nothing it may not see.
     """
     layout, masks, orders, known_by = table
     deck = layout.deck
@@ -431,13 +430,11 @@ def _project(table: CardTable, seat: int) -> _Parts:
             k &= kk
     else:
         k = known_by[seat]
-    sizes = tuple(map(_bit_count, masks))
+    sizes = sizes_of(masks)
     if k & deck == deck:
         return sizes, masks, orders
-    # ``operator.and_`` is called by ``map`` without packing its arguments into a tuple,
-    # which a bound ``k.__and__`` needs on every zone.
-    known = tuple(map(_and, masks, _repeat(k)))
-    if known == masks:
+    known = known_of(masks, k)
+    if known is masks:
         return sizes, masks, orders
     hide: list[tuple[int, ...]] | None = None
     for z in layout.ordered_zones:
@@ -449,9 +446,6 @@ def _project(table: CardTable, seat: int) -> _Parts:
     return sizes, known, orders if hide is None else tuple(hide)
 
 
-_bit_count: Final = int.bit_count
-_and: Final = operator.and_
-_repeat: Final = itertools.repeat
 _UNSEEN: Final[tuple[tuple[int, ...], ...]] = tuple((-1,) * n for n in range(65))
 """Per length, an ordered zone of that many cards none of which the seat knows."""
 

@@ -523,10 +523,12 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
 
     def observe(self, state: NyuriState, seat: int) -> NyuriObservation:
         """What ``seat`` may know of ``state`` (``-1``: an onlooker), per section 8."""
-        table = state.table
+        view = state.table.view(seat)
+        n = view.layout.num_seats
+        first = 1 + n if self._pile else 1  # the zones counted (NY-6.1): piles or hands
         return new_observation(
             seat,
-            table.layout.num_seats,
+            n,
             state.dealer,
             state.phase,
             state.layer,
@@ -535,8 +537,8 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
             state.dead_turns,
             state.last,
             state.end_reason,
-            self.counts(state),
-            table.view(seat),
+            view.sizes[first : first + n],
+            view,
             self.legal_actions(state) if seat == state.current else (),
         )
 
@@ -561,8 +563,7 @@ class Nyuri(GameText[NyuriAction, NyuriObservation]):
         o = observation
         table = sample_table(o.table, rng)
         if o.seat == SPECTATOR:
-            # What the onlooker knows, every seat knows: keep it known to all, so that
-            # the onlooker's view of the sample is the view it came from.
+            # Keep what the onlooker knows known to all: its view of the sample is its own.
             public = 0
             for m in o.table.known:
                 public |= m

@@ -88,38 +88,58 @@ def _listed(head: tuple[NyuriAction, ...], hand: int, tv: int) -> tuple[NyuriAct
 
     The order of the lazy listing (:class:`cardcore.CardSubsets` by value): the hand
     sorted by value, then card id; pairs before triples, each in lexicographic order.
+    Pairs come from :data:`_PAIRS`, triples from the steals already made: compiled, no
+    mask is boxed and no method is called for a set met before.
     """
     values: list[int] = []
-    bits: list[int] = []
+    ids: list[int] = []
     for v in range(2, 15):  # by value, and within a value by card id
         group = hand & _OF_VALUE[v]
         while group:
             low = group & -group
             group ^= low
             values.append(v)
-            bits.append(low)
-    k = len(bits)
-    out = list(head)
-    get = Steal._shared.get
-    make = Steal.from_mask
+            ids.append(low.bit_length() - 1)
+    k = len(ids)
+    out: list[NyuriAction] = list(head)
+    pairs = _PAIRS
     # The values ascend, so the cards that complete a set worth enough are a suffix.
     for i in range(k - 1):
         need = tv - values[i]  # what the second card must be worth more than
         start = i + 1
         while start < k and values[start] <= need:
             start += 1
-        lead = bits[i]
-        out += [get(lead | x) or make(lead | x) for x in bits[start:]]
+        a = ids[i]
+        row = 52 * a
+        for j in range(start, k):
+            pair = pairs[row + ids[j]]
+            out.append(pair if pair is not None else _pair(a, ids[j]))
     if tv > 10:  # NY-4.4c
+        shared = _SHARED
         for i in range(k - 2):
             for j in range(i + 1, k - 1):
                 need = tv - values[i] - values[j]
                 start = j + 1
                 while start < k and values[start] <= need:
                     start += 1
-                lead = bits[i] | bits[j]
-                out += [get(lead | x) or make(lead | x) for x in bits[start:]]
+                lead = (1 << ids[i]) | (1 << ids[j])
+                for x in range(start, k):
+                    m = lead | (1 << ids[x])
+                    triple = shared.get(m)
+                    out.append(triple if triple is not None else Steal.from_mask(m))
     return tuple(out)
+
+
+_PAIRS: Final[list[Steal | None]] = [None] * (52 * 52)
+"""The steal of two cards a and b at ``52 * a + b`` (and ``52 * b + a``), once made."""
+_SHARED: Final[dict[int, Steal]] = Steal._shared
+"""Every steal made so far, by mask (the action class's own table)."""
+
+
+def _pair(a: int, b: int) -> Steal:
+    """The steal of cards ``a`` and ``b``, made once and kept in :data:`_PAIRS`."""
+    pair = _PAIRS[52 * a + b] = _PAIRS[52 * b + a] = Steal.from_mask((1 << a) | (1 << b))
+    return pair
 
 
 def offer_masks(hand: int, target: int, guard: int, *, any_suit: bool) -> Iterator[int]:
