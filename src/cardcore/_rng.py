@@ -124,11 +124,17 @@ def rng_shuffle(state: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
     Games shuffle on every deal (and a search deals once a play-out), so the draws are
     not made one by one: the ``k``-th state of the stream is ``state + k * gamma``, so all
     ``len(items) - 1`` of them are mixed at once, as 64-bit lanes of one large integer
-    (:func:`_lanes`); the numbers are exactly those of ``rng_below``.
+    (:func:`_lanes`); the numbers are exactly those of ``rng_below``. Compiled, where
+    ``rng_below`` works on machine words, the draws are made one by one after all.
     """
     out = list(items)
     n = len(out)
     if n < 2:
+        return tuple(out), state
+    if _COMPILED and n <= _WORD_N:  # compiled, one machine-word draw at a time is cheaper
+        for i in range(n - 1, 0, -1):
+            j, state = _below_words(state, i + 1)
+            out[i], out[j] = out[j], out[i]
         return tuple(out), state
     ones, steps, lanes, unpack, bounds = _lanes(n - 1)
     s = (state * ones + steps) & lanes  # lane k: (state + (k + 1) * gamma) mod 2**64
