@@ -8,7 +8,9 @@ reset from its seed before it searches, so a decision depends only on the bot's 
 ``N`` and the budget: which process runs which share, and how loaded the machine is,
 change nothing when the budget is an iteration count.
 
-The pool is started on the first decision that needs it and kept for the next ones; the
+The pool is started when the bot's match begins (``start_match``, see
+:meth:`RootPool.warm`) or else on the first decision that needs it, and kept for the next
+ones; a share of a decision searched on time ends at the decision's due time. The
 bot shuts it down when it is closed, when its match ends (``end_match``) or when it is
 garbage. Where no pool can be started (a daemonic process may not have children), the
 shares are searched one after another in this process, with the same choices for an
@@ -161,7 +163,9 @@ def _context() -> Any:
 
 @final
 class RootPool:
-    """The processes of one search bot, started on first use and shut down by :meth:`close`.
+    """The processes of one search bot: started by :meth:`warm` or on first use.
+
+    :meth:`close` shuts them down.
 
     Args:
         workers: the number of processes.

@@ -197,8 +197,8 @@ class ISMCTSBot(_SearchProcesses):
             ``iterations`` (or the whole of ``seconds``), and the visits and rewards at
             their roots are summed. Deterministic for a seed, ``workers`` and
             ``iterations`` whatever the machine's load; 1 (the default) searches in
-            this process. The processes start at the first decision and stop when the
-            bot is closed (:meth:`close`, or its match ends). With more than one,
+            this process. The processes start when a match begins (``start_match``)
+            or at the first decision, and stop when the bot is closed (:meth:`close`, or its match ends). With more than one,
             :attr:`last_tree` holds only the summed root.
     """
 
@@ -304,7 +304,8 @@ class ISMCTSBot(_SearchProcesses):
         pool.open()
         seconds = None
         if self.seconds is not None:
-            # Starting the pool (first decision) counts against the deadline.
+            # Opening the pool counts against the deadline (its processes, if not
+            # started by ``start_match``, start on the first task and share the due time).
             seconds = max(self.seconds - (clock() - start), 1e-3)
         tasks = [
             (s, b, seconds, observation)
