@@ -84,6 +84,7 @@ COMPILED_TESTS := $(foreach t,records_observations_encodings_and_search_match_th
   every_game_pickles_to_the_same_game_and_plays_the_same \
   every_listed_core_module_is_compiled lazy_actions_keep_their_own_abc_registry \
   the_table_projection_counts_and_keeps_the_known_cards \
+  the_lazy_listings_bisection_is_the_bisect_modules \
   the_environments_hand_out_what_the_pure_modules_do,tests/test_compiled_build.py::test_$(t)) \
   $(foreach p,$(PLUGINS),$(wildcard $(p)/tests/test_*_golden.py $(p)/tests/test_*_conformance.py))
 compiled-test: $(COMPILED)/.installed

@@ -258,6 +258,23 @@ def test_the_table_projection_counts_and_keeps_the_known_cards(masks: list[int],
         assert all(kept is m for m, kept in zip(zones, known, strict=True) if m & k == m)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    a=st.lists(st.integers(-5, 5000), max_size=60).map(sorted),
+    x=st.integers(-10, 5100),
+    lo=st.integers(0, 60),
+)
+def test_the_lazy_listings_bisection_is_the_bisect_modules(a: list[int], x: int, lo: int) -> None:
+    """The compiled build's search of a sorted list gives ``bisect.bisect_right``'s index."""
+    import bisect
+
+    from cardcore._lazy import _bisect_words
+
+    lo = min(lo, len(a))
+    assert _bisect_words(a, x, lo) == bisect.bisect_right(a, x, lo)
+    assert _bisect_words(a, x) == bisect.bisect_right(a, x)
+
+
 def _subclass(base: type) -> type:
     """A subclass of ``base`` at module level (pickle finds it by name), with ``note``."""
     sub = type(f"_Noted{base.__name__}", (base,), {"__module__": __name__})

@@ -202,14 +202,14 @@ class ConcatActions(_SegmentedActions[A]):
         *parts: tuples or lazy sequences; the actions of different parts must differ.
     """
 
-    __slots__ = ("_parts", "_reads")
+    __slots__ = ("_lazy", "_parts")
 
     _parts: Sequence[Sequence[A]]
-    _reads: Sequence[Callable[[int], A]]
+    _lazy: Sequence[bool]
 
     def __init__(self, *parts: Sequence[A]) -> None:
         kept = []
-        reads = []
+        lazy = []
         ends = []
         total = 0
         for p in parts:
@@ -218,16 +218,23 @@ class ConcatActions(_SegmentedActions[A]):
                 total += n
                 kept.append(p)
                 ends.append(total)
-                # How to read an index in range: a lazy part need not check it again.
-                reads.append(p._item if LazyActions in type(p).__mro__ else p.__getitem__)  # type: ignore[attr-defined]
+                # A lazy part is read by ``_item``: an index in range needs no check again.
+                lazy.append(isinstance(p, LazyActions))
         self._parts = kept
         self._ends = ends
-        self._reads = reads
+        self._lazy = lazy
 
     def _item(self, index: int) -> A:
         ends = self._ends
-        k = bisect.bisect_right(ends, index)
-        return self._reads[k](index - ends[k - 1] if k else index)
+        k = 0
+        while index >= ends[k]:  # a few parts: a walk costs less than a bisection
+            k += 1
+        if k:
+            index -= ends[k - 1]
+        part = self._parts[k]
+        if self._lazy[k]:
+            return cast("LazyActions[A]", part)._item(index)
+        return part[index]
 
     def __iter__(self) -> Iterator[A]:
         for p in self._parts:
@@ -423,7 +430,7 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
 
     def _item(self, index: int) -> C:
         ends = self._ends
-        s = bisect.bisect_right(ends, index)
+        s = _bisect_words(ends, index) if _COMPILED else bisect.bisect_right(ends, index)
         if s:
             index -= ends[s - 1]
         lead, start, added = self._segments[s]
@@ -491,6 +498,27 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         return sum(weights[c.id] for c in action.cards) > self._above
 
 
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
+"""Whether this module is loaded from a mypyc extension (then machine words are fast)."""
+
+
+def _bisect_words(a: Sequence[int], x: int, lo: int = 0) -> int:
+    """``bisect.bisect_right(a, x, lo)`` for a short sorted list of ints, compiled.
+
+    A loop on machine words: a call of the ``bisect`` module boxes its arguments and goes
+    through Python's call protocol, which costs more than the search. (Interpreted, the
+    module's C function is the faster.)
+    """
+    hi = len(a)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if x < a[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
 def _valued_segments(
     keys: list[int],
     allowed: tuple[int, ...],
@@ -510,11 +538,13 @@ def _valued_segments(
     k = len(keys)
     total = 0
     bisect_right = bisect.bisect_right
+    words = _COMPILED
     for size in allowed:
         if size > k:
             break
         if size == 1:
-            start = bisect_right(keys, above << 6 | 63)
+            x = above << 6 | 63
+            start = _bisect_words(keys, x) if words else bisect_right(keys, x)
             if start < k:
                 total += k - start
                 segments.append((0, start, 1))
@@ -523,7 +553,8 @@ def _valued_segments(
         # Size 2: the pairs of positions b < c worth more than ``above``. Size 3: for
         # each first position a (the lead), the pairs after it worth more than the rest.
         top = keys[k - 1] >> 6
-        a = 0 if size == 2 else bisect_right(keys, (above - (keys[k - 2] >> 6) - top) << 6 | 63)
+        x = (above - (keys[k - 2] >> 6) - top) << 6 | 63
+        a = 0 if size == 2 else _bisect_words(keys, x) if words else bisect_right(keys, x)
         lead = 0
         need = above
         while True:
@@ -540,7 +571,8 @@ def _valued_segments(
                 lead = 1 << (keys[a] & 63)
                 need = above - wa
                 a += 1
-            b = bisect_right(keys, (need - top) << 6 | 63, a)
+            x = (need - top) << 6 | 63
+            b = _bisect_words(keys, x, a) if words else bisect_right(keys, x, a)
             start = k  # the first position after b whose card completes a pair worth enough
             while b < k - 1:
                 kb = keys[b]
