@@ -105,10 +105,9 @@ def _draw7_words(rng: int) -> tuple[list[int], int]:
     """:func:`draw7` for the compiled build: machine words only.
 
     Draw ``i`` is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64): its state is
-    ``rng + (i + 1) * gamma``. The 64-bit words are kept as two 32-bit halves, and every
-    product is of a half and a 16-bit piece of a constant (or ``n``), so that each value
-    stays below 2**62: compiled, the arithmetic is on machine words, never on Python
-    longs.
+    ``rng + (i + 1) * gamma``. The 64-bit words are kept as two 32-bit halves and every
+    product is one of 16-bit pieces, so that each value stays below 2**62 and each factor
+    below 2**30: compiled, the arithmetic is on machine words, never on Python longs.
     """
     h = rng >> 32
     lo = rng & _M32
@@ -121,39 +120,49 @@ def _draw7_words(rng: int) -> tuple[list[int], int]:
         # z ^= z >> 30
         zl = lo ^ ((h << 2) & _M32) ^ (lo >> 30)
         zh = h ^ (h >> 30)
-        # z *= 0xBF58476D_1CE4E5B9 (mod 2**64): six products of at most 48 bits
-        b = zl * 0x1CE4
-        t = zl * 0xE5B9 + ((b & 0xFFFF) << 16)
+        # z *= 0xBF58476D_1CE4E5B9 (mod 2**64)
+        l0 = zl & 0xFFFF
+        l1 = zl >> 16
+        h0 = zh & 0xFFFF
+        h1 = zh >> 16
+        mid = l0 * 0x1CE4 + l1 * 0xE5B9
+        t = l0 * 0xE5B9 + ((mid & 0xFFFF) << 16)
         zh = (
             (t >> 32)
-            + (b >> 16)
-            + zh * 0xE5B9
-            + ((zh * 0x1CE4 & 0xFFFF) << 16)
-            + zl * 0x476D
-            + ((zl * 0xBF58 & 0xFFFF) << 16)
+            + (mid >> 16)
+            + l1 * 0x1CE4
+            + h0 * 0xE5B9
+            + l0 * 0x476D
+            + ((h1 * 0xE5B9 + h0 * 0x1CE4 + l1 * 0x476D + l0 * 0xBF58) << 16)
         ) & _M32
         zl = t & _M32
         # z ^= z >> 27
         zl ^= ((zh << 5) & _M32) ^ (zl >> 27)
         zh ^= zh >> 27
         # z *= 0x94D049BB_133111EB (mod 2**64)
-        b = zl * 0x1331
-        t = zl * 0x11EB + ((b & 0xFFFF) << 16)
+        l0 = zl & 0xFFFF
+        l1 = zl >> 16
+        h0 = zh & 0xFFFF
+        h1 = zh >> 16
+        mid = l0 * 0x1331 + l1 * 0x11EB
+        t = l0 * 0x11EB + ((mid & 0xFFFF) << 16)
         zh = (
             (t >> 32)
-            + (b >> 16)
-            + zh * 0x11EB
-            + ((zh * 0x1331 & 0xFFFF) << 16)
-            + zl * 0x49BB
-            + ((zl * 0x94D0 & 0xFFFF) << 16)
+            + (mid >> 16)
+            + l1 * 0x1331
+            + h0 * 0x11EB
+            + l0 * 0x49BB
+            + ((h1 * 0x11EB + h0 * 0x1331 + l1 * 0x49BB + l0 * 0x94D0) << 16)
         ) & _M32
         zl = t & _M32
         # z ^= z >> 31
         zl ^= ((zh << 1) & _M32) ^ (zl >> 31)
         zh ^= zh >> 31
-        # j = (z * n) >> 64: n <= 52, so each half's product stays small
+        # j = (z * n) >> 64, the high word of z * n, in 16-bit pieces
         n = 52 - i
-        j = ((((zl * n) >> 32) + zh * n) >> 32) + i
+        x = ((zl >> 16) * n + (((zl & 0xFFFF) * n) >> 16)) >> 16
+        x = (zh & 0xFFFF) * n + x
+        j = (((zh >> 16) * n + (x >> 16)) >> 16) + i
         pool[i], pool[j] = pool[j], pool[i]
     return pool[:7], (rng + _STEP7) & _MASK64
 
