@@ -49,7 +49,7 @@ def rng_below(state: int, n: int) -> tuple[int, int]:
     return ((z ^ (z >> 31)) * n) >> 64, state
 
 
-_M32: Final = 0xFFFFFFFF
+_M30: Final = 0x3FFFFFFF
 _WORD_N: Final = 1 << 30
 """Bounds below this are drawn by :func:`_below_words` in the compiled build."""
 _COMPILED: Final = not __file__.endswith((".py", ".pyc"))
@@ -59,62 +59,50 @@ _COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 def _below_words(state: int, n: int) -> tuple[int, int]:
     """:func:`rng_below` for the compiled build and ``0 < n < 2**30``: machine words only.
 
-    The same numbers: the 64-bit words are kept as two 32-bit halves and every product
-    is one of 16-bit pieces, so that each value stays below 2**62 and each factor below
-    2**30. Compiled, the arithmetic is then on machine words, never on Python longs
-    (which a 64-bit multiply needs), about ten times cheaper.
+    The same numbers: the 64-bit state is kept as three pieces of 30, 30 and 4 bits
+    (:func:`_draw_words`), so that every factor of a product stays below 2**30, the
+    bound under which a compiled multiply stays on machine words (never Python longs).
     """
-    # The state: + gamma (0x9E3779B9_7F4A7C15), with the carry of the low half.
-    lo = (state & _M32) + 0x7F4A7C15
-    h = ((state >> 32) + 0x9E3779B9 + (lo >> 32)) & _M32
-    lo &= _M32
-    # z ^= z >> 30
-    zl = lo ^ ((h << 2) & _M32) ^ (lo >> 30)
-    zh = h ^ (h >> 30)
-    # z *= 0xBF58476D_1CE4E5B9 (mod 2**64)
-    l0 = zl & 0xFFFF
-    l1 = zl >> 16
-    h0 = zh & 0xFFFF
-    h1 = zh >> 16
-    mid = l0 * 0x1CE4 + l1 * 0xE5B9
-    t = l0 * 0xE5B9 + ((mid & 0xFFFF) << 16)
-    zh = (
-        (t >> 32)
-        + (mid >> 16)
-        + l1 * 0x1CE4
-        + h0 * 0xE5B9
-        + l0 * 0x476D
-        + ((h1 * 0xE5B9 + h0 * 0x1CE4 + l1 * 0x476D + l0 * 0xBF58) << 16)
-    ) & _M32
-    zl = t & _M32
+    # The state: + gamma, piece by piece with the carries.
+    a = (state & _M30) + 0x3F4A7C15
+    b = ((state >> 30) & _M30) + 0x38DDE6E5 + (a >> 30)
+    c = ((state >> 60) + 0x9 + (b >> 30)) & 0xF
+    a &= _M30
+    b &= _M30
+    return _draw_words(a, b, c, n), a | (b << 30) | (c << 60)
+
+
+def _draw_words(a: int, b: int, c: int, n: int) -> int:
+    """SplitMix64's output for the state ``a + b * 2**30 + c * 2**60``, times ``n``, >> 64.
+
+    ``a`` and ``b`` hold 30 bits, ``c`` 4, and ``0 < n < 2**30``: each product is of two
+    factors below 2**30 and each sum stays below 2**62.
+    """
+    # z ^= z >> 30: the pieces move down one place
+    a ^= b
+    b ^= c
+    # z *= 0xBF58476D1CE4E5B9 (mod 2**64), its pieces 0x1CE4E5B9, 0x3D611DB4, 0xB
+    t0 = a * 0x1CE4E5B9
+    t1 = a * 0x3D611DB4 + b * 0x1CE4E5B9 + (t0 >> 30)
+    c = (a * 0xB + b * 0x3D611DB4 + c * 0x1CE4E5B9 + (t1 >> 30)) & 0xF
+    a = t0 & _M30
+    b = t1 & _M30
     # z ^= z >> 27
-    zl ^= ((zh << 5) & _M32) ^ (zl >> 27)
-    zh ^= zh >> 27
-    # z *= 0x94D049BB_133111EB (mod 2**64)
-    l0 = zl & 0xFFFF
-    l1 = zl >> 16
-    h0 = zh & 0xFFFF
-    h1 = zh >> 16
-    mid = l0 * 0x1331 + l1 * 0x11EB
-    t = l0 * 0x11EB + ((mid & 0xFFFF) << 16)
-    zh = (
-        (t >> 32)
-        + (mid >> 16)
-        + l1 * 0x1331
-        + h0 * 0x11EB
-        + l0 * 0x49BB
-        + ((h1 * 0x11EB + h0 * 0x1331 + l1 * 0x49BB + l0 * 0x94D0) << 16)
-    ) & _M32
-    zl = t & _M32
+    a ^= (a >> 27) | ((b << 3) & _M30)
+    b ^= (b >> 27) | (c << 3)
+    # z *= 0x94D049BB133111EB (mod 2**64), its pieces 0x133111EB, 0x134126EC, 0x9
+    t0 = a * 0x133111EB
+    t1 = a * 0x134126EC + b * 0x133111EB + (t0 >> 30)
+    c = (a * 0x9 + b * 0x134126EC + c * 0x133111EB + (t1 >> 30)) & 0xF
+    a = t0 & _M30
+    b = t1 & _M30
     # z ^= z >> 31
-    zl ^= ((zh << 1) & _M32) ^ (zl >> 31)
-    zh ^= zh >> 31
-    # (z * n) >> 64, 16 bits of z at a time from the lowest, carrying the high part
-    x = ((zl & 0xFFFF) * n) >> 16
-    x = (x + (zl >> 16) * n) >> 16
-    x = (x + (zh & 0xFFFF) * n) >> 16
-    x = (x + (zh >> 16) * n) >> 16
-    return x, (h << 32) | lo
+    a ^= (b >> 1) | ((c & 1) << 29)
+    b ^= c >> 1
+    # (z * n) >> 64, a piece at a time from the lowest
+    x = (a * n) >> 30
+    x = (x + b * n) >> 30
+    return (x + c * n) >> 4
 
 
 def rng_shuffle(state: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
@@ -132,10 +120,18 @@ def rng_shuffle(state: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
     if n < 2:
         return tuple(out), state
     if _COMPILED and n <= _WORD_N:  # compiled, one machine-word draw at a time is cheaper
+        a = state & _M30  # the state in pieces, as _below_words keeps it
+        b = (state >> 30) & _M30
+        c = (state >> 60) & 0xF
         for i in range(n - 1, 0, -1):
-            j, state = _below_words(state, i + 1)
+            a += 0x3F4A7C15
+            b += 0x38DDE6E5 + (a >> 30)
+            c = (c + 0x9 + (b >> 30)) & 0xF
+            a &= _M30
+            b &= _M30
+            j = _draw_words(a, b, c, i + 1)
             out[i], out[j] = out[j], out[i]
-        return tuple(out), state
+        return tuple(out), a | (b << 30) | (c << 60)
     ones, steps, lanes, unpack, bounds = _lanes(n - 1)
     s = (state * ones + steps) & lanes  # lane k: (state + (k + 1) * gamma) mod 2**64
     z = ((s ^ (s >> 30)) & lanes) * _MIX1 & lanes

@@ -98,71 +98,57 @@ def _draw7_lanes(rng: int) -> tuple[list[int], int]:
     return pool[:7], (rng + _STEP7) & _MASK64
 
 
-_M32: Final = 0xFFFFFFFF
+_M30: Final = 0x3FFFFFFF
 
 
 def _draw7_words(rng: int) -> tuple[list[int], int]:
     """:func:`draw7` for the compiled build: machine words only.
 
     Draw ``i`` is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64): its state is
-    ``rng + (i + 1) * gamma``. The 64-bit words are kept as two 32-bit halves and every
-    product is one of 16-bit pieces, so that each value stays below 2**62 and each factor
-    below 2**30: compiled, the arithmetic is on machine words, never on Python longs.
+    ``rng + (i + 1) * gamma``. The 64-bit words are kept as three pieces of 30, 30 and 4
+    bits, as ``cardcore._rng._below_words`` keeps them, so that every factor of a product
+    stays below 2**30: compiled, the arithmetic is then on machine words, never on Python
+    longs. (A copy of that function's steps: called across the two compiled modules, it
+    would go through Python objects on every draw.)
     """
-    h = rng >> 32
-    lo = rng & _M32
+    a = rng & _M30
+    b = (rng >> 30) & _M30
+    c = (rng >> 60) & 0xF
     pool = _RANGE52[:]
     for i in range(7):
-        # The state: + gamma (0x9E3779B9_7F4A7C15), with the carry of the low half.
-        lo += 0x7F4A7C15
-        h = (h + 0x9E3779B9 + (lo >> 32)) & _M32
-        lo &= _M32
+        # The state: + gamma (pieces 0x3F4A7C15, 0x38DDE6E5, 0x9), with the carries.
+        a += 0x3F4A7C15
+        b += 0x38DDE6E5 + (a >> 30)
+        c = (c + 0x9 + (b >> 30)) & 0xF
+        a &= _M30
+        b &= _M30
         # z ^= z >> 30
-        zl = lo ^ ((h << 2) & _M32) ^ (lo >> 30)
-        zh = h ^ (h >> 30)
-        # z *= 0xBF58476D_1CE4E5B9 (mod 2**64)
-        l0 = zl & 0xFFFF
-        l1 = zl >> 16
-        h0 = zh & 0xFFFF
-        h1 = zh >> 16
-        mid = l0 * 0x1CE4 + l1 * 0xE5B9
-        t = l0 * 0xE5B9 + ((mid & 0xFFFF) << 16)
-        zh = (
-            (t >> 32)
-            + (mid >> 16)
-            + l1 * 0x1CE4
-            + h0 * 0xE5B9
-            + l0 * 0x476D
-            + ((h1 * 0xE5B9 + h0 * 0x1CE4 + l1 * 0x476D + l0 * 0xBF58) << 16)
-        ) & _M32
-        zl = t & _M32
+        za = a ^ b
+        zb = b ^ c
+        zc = c
+        # z *= 0xBF58476D1CE4E5B9 (mod 2**64): pieces 0x1CE4E5B9, 0x3D611DB4, 0xB
+        t0 = za * 0x1CE4E5B9
+        t1 = za * 0x3D611DB4 + zb * 0x1CE4E5B9 + (t0 >> 30)
+        zc = (za * 0xB + zb * 0x3D611DB4 + zc * 0x1CE4E5B9 + (t1 >> 30)) & 0xF
+        za = t0 & _M30
+        zb = t1 & _M30
         # z ^= z >> 27
-        zl ^= ((zh << 5) & _M32) ^ (zl >> 27)
-        zh ^= zh >> 27
-        # z *= 0x94D049BB_133111EB (mod 2**64)
-        l0 = zl & 0xFFFF
-        l1 = zl >> 16
-        h0 = zh & 0xFFFF
-        h1 = zh >> 16
-        mid = l0 * 0x1331 + l1 * 0x11EB
-        t = l0 * 0x11EB + ((mid & 0xFFFF) << 16)
-        zh = (
-            (t >> 32)
-            + (mid >> 16)
-            + l1 * 0x1331
-            + h0 * 0x11EB
-            + l0 * 0x49BB
-            + ((h1 * 0x11EB + h0 * 0x1331 + l1 * 0x49BB + l0 * 0x94D0) << 16)
-        ) & _M32
-        zl = t & _M32
+        za ^= (za >> 27) | ((zb << 3) & _M30)
+        zb ^= (zb >> 27) | (zc << 3)
+        # z *= 0x94D049BB133111EB (mod 2**64): pieces 0x133111EB, 0x134126EC, 0x9
+        t0 = za * 0x133111EB
+        t1 = za * 0x134126EC + zb * 0x133111EB + (t0 >> 30)
+        zc = (za * 0x9 + zb * 0x134126EC + zc * 0x133111EB + (t1 >> 30)) & 0xF
+        za = t0 & _M30
+        zb = t1 & _M30
         # z ^= z >> 31
-        zl ^= ((zh << 1) & _M32) ^ (zl >> 31)
-        zh ^= zh >> 31
-        # j = (z * n) >> 64, the high word of z * n, in 16-bit pieces
+        za ^= (zb >> 1) | ((zc & 1) << 29)
+        zb ^= zc >> 1
+        # j = (z * n) >> 64, a piece at a time from the lowest
         n = 52 - i
-        x = ((zl >> 16) * n + (((zl & 0xFFFF) * n) >> 16)) >> 16
-        x = (zh & 0xFFFF) * n + x
-        j = (((zh >> 16) * n + (x >> 16)) >> 16) + i
+        x = (za * n) >> 30
+        x = (x + zb * n) >> 30
+        j = ((x + zc * n) >> 4) + i
         pool[i], pool[j] = pool[j], pool[i]
     return pool[:7], (rng + _STEP7) & _MASK64
 
