@@ -28,13 +28,30 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/src) tests $(foreach p,$(PLUGINS) $(EXAMPLES),$(p)/tests) examples/my_bot.py examples/heuristic_rollout_bot.py
 
-# The HTML tests drive a real browser: Debian's Chromium and ChromeDriver, installed when
-# missing. apt-get waits up to 10 minutes for another apt or dpkg to let go of its lock.
+# Debian packages the tests need, installed with apt-get when missing. One install runs
+# at a time (make -j2 reaches the browser and bubblewrap together; flock queues them where
+# it exists), and another apt or dpkg is waited for up to 10 minutes: dpkg's lock through
+# DPkg::Lock::Timeout, the package lists' lock (which `apt-get update` does not wait for)
+# by trying again every APT_WAIT seconds, 60 times.
+APT_WAIT ?= 10
+APT_LOCK ?= /tmp/cardcore-make-apt.lock
+APT := apt-get -o DPkg::Lock::Timeout=600
+define apt_install
+{ if command -v flock >/dev/null; then exec 9>>$(APT_LOCK); flock -w 1200 9; fi; \
+  n=0; until err=$$($(APT) update -qq 2>&1 >/dev/null); do \
+    echo "$$err" >&2; \
+    case "$$err" in *lists/lock*) [ $$n -lt 60 ] || exit 1;; *) exit 1;; esac; \
+    n=$$((n + 1)); echo "apt-get: another apt holds the package lists; trying again in $(APT_WAIT) s"; \
+    sleep $(APT_WAIT); \
+  done; \
+  DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq $(1) >/dev/null; }
+endef
+
+# The HTML tests drive a real browser: Debian's Chromium and ChromeDriver.
 browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
 	  echo "browser: installing chromium and chromium-driver with apt-get (the HTML tests drive them)"; \
-	  { apt-get -o DPkg::Lock::Timeout=600 update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium chromium-driver >/dev/null; } \
+	  ( $(call apt_install,chromium chromium-driver) ) \
 	  || { echo "browser: error: could not install chromium and chromium-driver with apt-get (see above); install them, then run make test again" >&2; exit 1; }; }
 
 # The docs test installs cardcore's wheels into fresh venvs with no package index: their
@@ -50,12 +67,11 @@ wheelhouse: $(WHEELHOUSE)/DONE
 # derandomized, no deadline, no example database. `make pytest PYTEST_WORKERS=0` runs serially.
 PYTEST_WORKERS ?= auto
 
-# The arena's sandbox tests run bots under bubblewrap (Debian's package), installed when missing.
+# The arena's sandbox tests run bots under bubblewrap (Debian's package).
 sandbox-tool:
 	@command -v bwrap >/dev/null || { \
-	  echo "installing bubblewrap (apt-get; waits up to 10 min for a held dpkg lock)"; \
-	  apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive \
-	    apt-get -o DPkg::Lock::Timeout=600 install -y -qq bubblewrap >/dev/null \
+	  echo "installing bubblewrap (apt-get; waits up to 10 min for another apt or dpkg)"; \
+	  ( $(call apt_install,bubblewrap) ) \
 	  || { echo "make: could not install bubblewrap (bwrap); install it yourself: sudo apt-get install bubblewrap"; exit 1; }; }
 
 pytest: $(STAMP) browser sandbox-tool $(WHEELHOUSE)/DONE
