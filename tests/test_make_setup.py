@@ -17,6 +17,21 @@ exit 100
 """
 
 
+def _make(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``make -s -f Makefile ARGS`` in the checkout, with ``env`` only."""
+    make = shutil.which("make")
+    assert make is not None, "make is needed to run make test"
+    return subprocess.run(
+        [make, "-s", "-f", str(ROOT / "Makefile"), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize(
     ("target", "what"),
     [("browser", "chromium"), ("sandbox-tool", "bubblewrap")],
@@ -25,8 +40,6 @@ def test_an_install_step_waits_for_apt_and_fails_in_one_clear_line(
     tmp_path: Path, target: str, what: str
 ) -> None:
     """With the tool missing and dpkg's lock held, the step asks apt to wait, then says what failed."""
-    make = shutil.which("make")
-    assert make is not None, "make is needed to run make test"
     stubs = tmp_path / "bin"
     stubs.mkdir()
     apt = stubs / "apt-get"
@@ -34,15 +47,7 @@ def test_an_install_step_waits_for_apt_and_fails_in_one_clear_line(
     apt.chmod(0o755)
     log = tmp_path / "apt.log"
     env = {"PATH": str(stubs), "APT_LOG": str(log), "HOME": str(tmp_path)}
-    done = subprocess.run(
-        [make, "-s", "-f", str(ROOT / "Makefile"), target],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = _make(env, target)
     assert done.returncode != 0
     calls = log.read_text(encoding="utf-8").splitlines()
     assert calls and all("DPkg::Lock::Timeout=600" in c for c in calls), calls
@@ -100,20 +105,10 @@ def test_an_install_step_tries_again_while_another_apt_holds_the_package_lists(
 ) -> None:
     """`apt-get update` does not wait for the package lists' lock (dpkg's lock it does):
     the step tries again, says so, and installs once the lists are free."""
-    make = shutil.which("make")
-    assert make is not None
     stubs = _stub_path(tmp_path, _LISTS_HELD_TWICE, "wc", "sleep")
     log = tmp_path / "apt.log"
     env = {"PATH": str(stubs), "APT_LOG": str(log), "HOME": str(tmp_path)}
-    done = subprocess.run(
-        [make, "-s", "-f", str(ROOT / "Makefile"), "sandbox-tool", "APT_WAIT=0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = _make(env, "sandbox-tool", "APT_WAIT=0")
     assert done.returncode == 0, (done.stdout, done.stderr)
     calls = log.read_text(encoding="utf-8").splitlines()
     assert [("update" in c, "bubblewrap" in c) for c in calls] == [
@@ -127,8 +122,6 @@ def test_an_install_step_tries_again_while_another_apt_holds_the_package_lists(
 
 def test_two_install_steps_at_once_run_apt_one_after_the_other(tmp_path: Path) -> None:
     """`make -j2` reaches the browser and bubblewrap together: their apt-get calls queue."""
-    make = shutil.which("make")
-    assert make is not None
     stubs = _stub_path(tmp_path, _ONE_AT_A_TIME, "flock", "sleep", "touch", "rm")
     log = tmp_path / "apt.log"
     env = {
@@ -137,24 +130,7 @@ def test_two_install_steps_at_once_run_apt_one_after_the_other(tmp_path: Path) -
         "APT_BUSY": str(tmp_path / "busy"),
         "HOME": str(tmp_path),
     }
-    done = subprocess.run(
-        [
-            make,
-            "-s",
-            "-j2",
-            "-f",
-            str(ROOT / "Makefile"),
-            "browser",
-            "sandbox-tool",
-            f"APT_LOCK={tmp_path / 'apt.lock'}",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = _make(env, "-j2", "browser", "sandbox-tool", f"APT_LOCK={tmp_path / 'apt.lock'}")
     assert done.returncode == 0, (done.stdout, done.stderr)
     calls = log.read_text(encoding="utf-8").splitlines()
     assert "overlap" not in calls, calls
