@@ -272,6 +272,14 @@ def test_steal_from_the_hand_values_is_the_plain_steal(
     assert (Steal.from_mask(m) if m else Decline()) is bot._offer_among(legal, best)
 
 
+def _search(game: Any, obs: NyuriObservation, seed: int, iterations: int, hints: Any) -> Any:
+    """The choice of a seeded ISMCTS search and its root's statistics per action."""
+    bot = ISMCTSBot(game, seed=seed, iterations=iterations, hints=hints)
+    choice = bot.act(obs)
+    assert bot.last_tree is not None
+    return choice, {a: (e.n, e.w, e.avail) for a, e in bot.last_tree.edges.items()}
+
+
 def test_searches_with_the_state_policy_grow_the_trees_of_the_bot() -> None:
     """ISMCTS with Nyuri's hints (play-outs by the state policy) and with the same hints
     but the bot asked from observations choose alike and count their trees alike, at
@@ -288,13 +296,7 @@ def test_searches_with_the_state_policy_grow_the_trees_of_the_bot() -> None:
         while (seat := game.current_player(state)) is not None:
             obs = game.observe(state, seat)
             if len(obs.legal_actions) > 1 and k % 5 == 0:
-                trees = []
-                for hints in (fast, plain):
-                    bot = ISMCTSBot(game, seed=k, iterations=30, hints=hints)
-                    choice = bot.act(obs)
-                    assert bot.last_tree is not None
-                    edges = bot.last_tree.edges.items()
-                    trees.append((choice, {a: (e.n, e.w, e.avail) for a, e in edges}))
+                trees = [_search(game, obs, k, 30, hints) for hints in (fast, plain)]
                 assert trees[0] == trees[1]
                 phases.add(obs.phase)
             k += 1
@@ -450,13 +452,7 @@ def test_searches_with_the_playout_value_are_those_of_full_playouts() -> None:
             while (seat := game.current_player(state)) is not None and k < 40:
                 obs = game.observe(state, seat)
                 if len(obs.legal_actions) > 1 and k % 6 == 0:
-                    trees = []
-                    for h in (hints, full):
-                        bot = ISMCTSBot(game, seed=k, iterations=25, hints=h)
-                        choice = bot.act(obs)
-                        assert bot.last_tree is not None
-                        edges = bot.last_tree.edges.items()
-                        trees.append((choice, {a: (e.n, e.w, e.avail) for a, e in edges}))
+                    trees = [_search(game, obs, k, 25, h) for h in (hints, full)]
                     assert trees[0] == trees[1]
                 legal = obs.legal_actions
                 state = game.apply(state, legal[rng.randrange(len(legal))])
