@@ -102,6 +102,9 @@ COMPILED_TESTS := $(foreach t,records_observations_encodings_and_search_match_th
   the_table_projection_counts_and_keeps_the_known_cards \
   the_lazy_listings_bisection_is_the_bisect_modules \
   the_environments_hand_out_what_the_pure_modules_do,tests/test_compiled_build.py::test_$(t)) \
+  $(foreach t,list_exactly_the_sets_in_order rank_any_weights_tuple_as_sorting_does \
+  sort_short_or_partly_bad_weights_and_still_name_the_bad_one \
+  after_a_head_lists_what_concat_does,tests/test_actions.py::test_card_subsets_$(t)) \
   $(foreach p,$(PLUGINS),$(wildcard $(p)/tests/test_*_golden.py $(p)/tests/test_*_conformance.py))
 compiled-test: $(COMPILED)/.installed
 	CARDCORE_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -q -p no:cacheprovider \

@@ -8,6 +8,7 @@ import itertools
 import pickle
 import random
 from collections.abc import Callable
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +24,7 @@ from cardcore import (
     parse_card,
     parse_cards,
 )
+from cardcore._lazy import card_subsets_after
 
 
 class Play(CardAction, verb="play"):
@@ -248,13 +250,15 @@ def test_the_word_action_base_has_no_instance() -> None:
         WordAction()
 
 
-def _reference(mask: int, sizes: tuple[int, ...], above: int | None) -> list[int]:
+def _reference(
+    mask: int, sizes: tuple[int, ...], above: int | None, weights: tuple[int, ...] = VALUE
+) -> list[int]:
     """The masks CardSubsets must list, in its documented order, built the slow way."""
-    ids = sorted(card_ids(mask), key=lambda c: (VALUE[c], c))
+    ids = sorted(card_ids(mask), key=lambda c: (weights[c], c))
     out = []
     for size in sizes:
         for combo in itertools.combinations(ids, size):
-            if above is None or sum(VALUE[c] for c in combo) > above:
+            if above is None or sum(weights[c] for c in combo) > above:
                 m = 0
                 for c in combo:
                     m |= 1 << c
@@ -339,6 +343,57 @@ def test_card_subsets_read_weights_of_any_sequence_and_refuse_others() -> None:
         CardSubsets(Steal, mask, weights=(2.5,) * 52, above=3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="sizes must be"):
         CardSubsets(Steal, mask, sizes=[0, 1])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    weights=st.lists(st.integers(-6, 6), min_size=52, max_size=52).map(tuple),
+    mask=st.integers(0, (1 << 52) - 1),
+    sizes=st.sampled_from([(1,), (2,), (2, 3), (1, 2, 3)]),
+    above=st.integers(-12, 12),
+)
+def test_card_subsets_rank_any_weights_tuple_as_sorting_does(
+    weights: tuple[int, ...], mask: int, sizes: tuple[int, ...], above: int
+) -> None:
+    """Weights with ties and negatives: a tuple (cards ranked a weight at a time, kept
+    per tuple) lists what a list (the keys sorted) and the slow reference list."""
+    mask &= random.Random(mask).getrandbits(52) & random.Random(~mask).getrandbits(52)
+    want = _reference(mask, sizes, above, weights)
+    for _ in range(2):  # the second time from the kept ranking
+        from_tuple = CardSubsets(Steal, mask, sizes=sizes, weights=weights, above=above)
+        assert list(from_tuple.masks()) == want
+        assert [a.mask for a in from_tuple] == want
+    from_list = CardSubsets(Steal, mask, sizes=sizes, weights=list(weights), above=above)
+    assert list(from_list.masks()) == want
+
+
+def test_card_subsets_sort_short_or_partly_bad_weights_and_still_name_the_bad_one() -> None:
+    """Fewer than 52 weights, or one that is no int on a card not offered, still list the
+    sets (the keys sorted); offering the card whose weight is no int is refused."""
+    short = tuple(range(20, 0, -1))  # cards 0-19 only, the highest id the lightest
+    mask = 0b1011_0110_1101
+    want = _reference(mask, (1, 2), 25, short)
+    assert [a.mask for a in CardSubsets(Steal, mask, sizes=(1, 2), weights=short, above=25)] == want
+    bad = (*VALUE[:51], cast("int", 2.5))
+    mask = sum(c.bit for c in parse_cards("2♣ 9♦ 9♥ J♠ K♣ A♦ 4♥"))
+    for _ in range(2):
+        sets = CardSubsets(Steal, mask, sizes=(2, 3), weights=bad, above=20)
+        assert [a.mask for a in sets] == _reference(mask, (2, 3), 20)
+    with pytest.raises(ValueError, match=r"weights must be ints, not 2\.5 \(card 51\)"):
+        CardSubsets(Steal, mask | 1 << 51, weights=bad, above=3)
+
+
+def test_card_subsets_after_a_head_lists_what_concat_does() -> None:
+    """``card_subsets_after``: the head, then the sets (just the head when none fit)."""
+    head = (Play(parse_cards("2♣")[0]),)
+    mask = sum(c.bit for c in parse_cards("2♣ 9♦ 9♥ J♠ K♣ A♦ 4♥ 7♠"))
+    for sizes, above in (((2,), 12), ((2, 3), 20), ((2, 3), 30)):
+        got = card_subsets_after(head, Steal, mask, sizes, VALUE, above)
+        sets = CardSubsets(Steal, mask, sizes=sizes, weights=VALUE, above=above)
+        assert isinstance(got, ConcatActions)
+        assert list(got) == list(ConcatActions(head, sets)) == [*head, *sets]
+        assert [got[i] for i in range(len(got))] == list(got)
+    assert card_subsets_after(head, Steal, mask, (2,), VALUE, 40) is head
 
 
 def test_concat_joins_fixed_and_lazy_parts() -> None:

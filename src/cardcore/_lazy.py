@@ -170,7 +170,7 @@ class _SegmentedActions(LazyActions[A]):
 
     __slots__ = ("_ends",)
 
-    _ends: Sequence[int]
+    _ends: list[int]
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -204,13 +204,13 @@ class ConcatActions(_SegmentedActions[A]):
 
     __slots__ = ("_lazy", "_parts")
 
-    _parts: Sequence[Sequence[A]]
-    _lazy: Sequence[bool]
+    _parts: list[Sequence[A]]
+    _lazy: list[bool]
 
     def __init__(self, *parts: Sequence[A]) -> None:
-        kept = []
-        lazy = []
-        ends = []
+        kept: list[Sequence[A]] = []
+        lazy: list[bool] = []
+        ends: list[int] = []
         total = 0
         for p in parts:
             n = len(p)
@@ -307,6 +307,59 @@ def _card_keys(mask: int, weights: Sequence[int] | None) -> tuple[int, ...]:
     )
 
 
+def _cached_card_keys(mask: int, weights: Sequence[int] | None) -> list[int]:
+    """:func:`_card_keys` as a list, read from ``_KEYS`` when every pattern is met."""
+    cached = _KEYS.get(id(weights))
+    if cached is not None and cached[0] is weights:
+        suits = cached[1]
+        try:
+            return list(
+                suits[0][mask & 8191]
+                + suits[1][mask >> 13 & 8191]
+                + suits[2][mask >> 26 & 8191]
+                + suits[3][mask >> 39]
+            )
+        except KeyError:  # a card pattern met for the first time
+            pass
+    return list(_card_keys(mask, weights))
+
+
+_Ranked = tuple[Sequence[int], list[int], list[int]]
+
+_RANKED: Final[dict[int, _Ranked]] = {}
+"""Per weights tuple of all 52 cards (by identity, kept alive here): each card's key
+``weight << 6 | id`` by id, and the cards of each weight as a mask, lightest first. A
+hand's keys are then listed in order without sorting them."""
+
+
+_LAST_RANKED: Final[list[_Ranked]] = [((), [], [])]
+"""The ``_RANKED`` entry used last: found by one identity check (a game uses one)."""
+
+
+def _ranked(weights: Sequence[int] | None) -> _Ranked | None:
+    """The ``_RANKED`` entry of ``weights``, made now; ``None`` for weights not kept.
+
+    Weights that are not a tuple (they may change) are not kept. An entry with no masks
+    says that the keys must be sorted: fewer than 52 weights, or one that is not an int
+    (an error only if its card is offered, as without the entry).
+    """
+    if type(weights) is not tuple:
+        return None
+    keys: list[int] = []
+    same: dict[int, int] = {}
+    if len(weights) >= 52:
+        try:
+            keys = [_key(weights, c) for c in range(52)]
+        except ValueError:
+            keys = []
+        for c, key in enumerate(keys):
+            same[key >> 6] = same.get(key >> 6, 0) | 1 << c
+    if len(_RANKED) >= 16:
+        _RANKED.clear()
+    entry = _RANKED[id(weights)] = (weights, keys, [same[w] for w in sorted(same)])
+    return entry
+
+
 def _key(weights: Sequence[int], card: int) -> int:
     """A card's key: its weight, then its id, in one int (``weight << 6 | id``)."""
     # Read as any object: a compiled build checks a value typed ``int`` as it reads it.
@@ -361,8 +414,8 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         "_weights",
     )
 
-    _keys: Sequence[int]
-    _segments: list[tuple[int, int, int]]
+    _keys: list[int]
+    _segments: list[int]
     _shared: dict[int, C]
 
     def __init__(
@@ -384,22 +437,27 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         # Each card as one int, ``weight << 6 | id``: sorting the ints ranks the cards by
         # weight, then id; ``key >> 6`` is the weight and ``key & 63`` the card. The first
         # card weighing more than x is found by bisection for ``x << 6 | 63``.
-        cached = _KEYS.get(id(weights))
-        if cached is not None and cached[0] is weights:
-            suits = cached[1]
-            try:
-                keys: Sequence[int] = (
-                    suits[0][mask & 8191]
-                    + suits[1][mask >> 13 & 8191]
-                    + suits[2][mask >> 26 & 8191]
-                    + suits[3][mask >> 39]
-                )
-            except KeyError:  # a card pattern met for the first time
-                keys = _card_keys(mask, weights)
+        keys: list[int]
+        ranked: _Ranked | None = _LAST_RANKED[0]
+        if ranked is None or ranked[0] is not weights:  # not the weights of the last call
+            ranked = _RANKED.get(id(weights)) if weights is not None else None
+            if ranked is None or ranked[0] is not weights:
+                ranked = _ranked(weights)
+            if ranked is not None:
+                _LAST_RANKED[0] = ranked
+        if ranked is not None and ranked[2]:  # in order: a weight's cards at a time, by id
+            keys = []
+            card_keys = ranked[1]
+            for same in ranked[2]:
+                bits = mask & same
+                while bits:
+                    low = bits & -bits
+                    keys.append(card_keys[low.bit_length() - 1])
+                    bits ^= low
         else:
-            keys = _card_keys(mask, weights)
-        if weights is not None:
-            keys = sorted(keys)
+            keys = _cached_card_keys(mask, weights)
+            if weights is not None:
+                keys.sort()
         self._action = action
         self._shared = action._shared
         self._mask = mask
@@ -413,7 +471,7 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         # enough with a given lead end in a suffix of positions (found by bisection), and
         # from the first lead whose next cards are enough, all the rest is one block.
         k = len(keys)
-        segments: list[tuple[int, int, int]] = []  # (lead, start, positions added)
+        segments: list[int] = []  # lead, start and positions added (see _lead)
         ends: list[int] = []
         self._segments = segments
         self._ends = ends
@@ -423,18 +481,21 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
                 if size > k:
                     break
                 total += _CHOOSE[size][k]
-                segments.append((0, 0, size))
+                segments.append(size)  # no lead, from position 0
                 ends.append(total)
             return
-        _valued_segments(cast("list[int]", keys), allowed, above, segments, ends)  # sorted
+        _valued_segments(keys, allowed, above, segments, ends)  # sorted
 
     def _item(self, index: int) -> C:
         ends = self._ends
         s = _bisect_words(ends, index) if _COMPILED else bisect.bisect_right(ends, index)
         if s:
             index -= ends[s - 1]
-        lead, start, added = self._segments[s]
+        seg = self._segments[s]
+        added = seg & 3
+        start = seg >> 2 & 63
         keys = self._keys
+        lead = _lead(seg, keys)
         if added == 1:
             m = lead | 1 << (keys[start + index] & 63)
         else:
@@ -469,7 +530,7 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         """
         bits = [1 << (key & 63) for key in self._keys]
         k = len(bits)
-        for lead, start, added in self._segments:
+        for lead, start, added in self._lead_segments():
             if added == 1:
                 for x in bits[start:]:
                     yield lead | x
@@ -485,6 +546,16 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
                         for x in bits[b + 1 :]:
                             yield head | x
 
+    def _lead_segments(self) -> list[tuple[int, int, int]]:
+        """The segments, in order, as (lead mask, first position, positions added).
+
+        For readers of the whole listing (:meth:`masks`, the RL adapters' masks): a set
+        is the lead plus the cards at 1, 2 or 3 of the positions of ``_keys`` from the
+        first on.
+        """
+        keys = self._keys
+        return [(_lead(seg, keys), seg >> 2 & 63, seg & 3) for seg in self._segments]
+
     def __contains__(self, value: object) -> bool:
         if type(value) is not self._action:
             return False
@@ -498,11 +569,52 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         return sum(weights[c.id] for c in action.cards) > self._above
 
 
+def card_subsets_after(
+    head: tuple[A, ...],
+    action: type[C],
+    mask: int,
+    sizes: tuple[int, ...],
+    weights: Sequence[int] | None,
+    above: int | None,
+) -> Sequence[A | C]:
+    """``head``, then ``CardSubsets(action, mask, sizes=..., weights=..., above=...)``.
+
+    That is ``ConcatActions(head, sets)``, or ``head`` itself when there are no such
+    sets. The same listing as building the two, at a lower cost from a compiled game: one
+    call with its arguments in order, where building each class from another module
+    goes through Python's class call and its keyword arguments.
+    """
+    sets = CardSubsets(action, mask, sizes=sizes, weights=weights, above=above)
+    if not sets:
+        return head
+    return cast("Sequence[A | C]", ConcatActions(head, sets))
+
+
 _COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 """Whether this module is loaded from a mypyc extension (then machine words are fast)."""
 
 
-def _bisect_words(a: Sequence[int], x: int, lo: int = 0) -> int:
+def _lead(segment: int, keys: list[int]) -> int:
+    """The mask of a segment's lead: the cards at none, one or two positions of ``keys``.
+
+    A segment is one int: the positions added (1 to 3) in bits 0-1, the first position
+    in bits 2-7, and the lead's positions, each plus one (0 for none), in bits 8-13 and
+    14-19. An int of 20 bits costs less to keep than a tuple of a mask and two ints.
+    """
+    lead = 0
+    a = segment >> 8 & 63
+    if a:
+        lead = 1 << (keys[a - 1] & 63)
+    b = segment >> 14
+    if b:
+        lead |= 1 << (keys[b - 1] & 63)
+    return lead
+
+
+_BISECT_RIGHT: Final = bisect.bisect_right
+
+
+def _bisect_words(a: list[int], x: int, lo: int = 0) -> int:
     """``bisect.bisect_right(a, x, lo)`` for a short sorted list of ints, compiled.
 
     A loop on machine words: a call of the ``bisect`` module boxes its arguments and goes
@@ -523,7 +635,7 @@ def _valued_segments(
     keys: list[int],
     allowed: tuple[int, ...],
     above: int,
-    segments: list[tuple[int, int, int]],
+    segments: list[int],
     ends: list[int],
 ) -> None:
     """Append the segments and running ends of the sets worth more than ``above``.
@@ -537,7 +649,7 @@ def _valued_segments(
     """
     k = len(keys)
     total = 0
-    bisect_right = bisect.bisect_right
+    bisect_right = _BISECT_RIGHT
     words = _COMPILED
     for size in allowed:
         if size > k:
@@ -547,7 +659,7 @@ def _valued_segments(
             start = _bisect_words(keys, x) if words else bisect_right(keys, x)
             if start < k:
                 total += k - start
-                segments.append((0, start, 1))
+                segments.append(start << 2 | 1)
                 ends.append(total)
             continue
         # Size 2: the pairs of positions b < c worth more than ``above``. Size 3: for
@@ -565,10 +677,10 @@ def _valued_segments(
                 if wa + (keys[a + 1] >> 6) + (keys[a + 2] >> 6) > above:  # all from a on
                     n = k - a
                     total += n * (n - 1) * (n - 2) // 6
-                    segments.append((0, a, 3))
+                    segments.append(a << 2 | 3)
                     ends.append(total)
                     break
-                lead = 1 << (keys[a] & 63)
+                lead = (a + 1) << 8
                 need = above - wa
                 a += 1
             x = (need - top) << 6 | 63
@@ -584,11 +696,11 @@ def _valued_segments(
                 if start == b + 1:  # every pair from b on
                     n = k - b
                     total += n * (n - 1) // 2
-                    segments.append((lead, b, 2))
+                    segments.append(lead | b << 2 | 2)
                     ends.append(total)
                     break
                 total += k - start
-                segments.append((lead | 1 << (kb & 63), start, 1))
+                segments.append(lead | (b + 1) << 14 | start << 2 | 1)
                 ends.append(total)
                 b += 1
             if size == 2:

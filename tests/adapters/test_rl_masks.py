@@ -113,7 +113,7 @@ def test_card_sets_marked_in_loops_are_the_listings_sets() -> None:
         for m in subsets.masks():
             expected[by_mask[m]] = 1
         got = bytearray(env.codec.num_actions)
-        mark_card_sets(got, by_mask, subsets._keys, subsets._segments)
+        mark_card_sets(got, by_mask, subsets._keys, subsets._lead_segments())
         assert got == expected
     short = {m: i for m, i in by_mask.items() if m.bit_count() == 1}
     with pytest.raises(KeyError):

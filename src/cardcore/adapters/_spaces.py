@@ -230,7 +230,7 @@ class MaskFiller:
                     a.mask: i for i, a in enumerate(self._index.actions) if type(a) is action
                 }
             if _CODEC_COMPILED:  # every set in loops in C: less than numpy's passes cost
-                mark_card_sets(mask, by_mask, legal._keys, legal._segments)
+                mark_card_sets(mask, by_mask, legal._keys, legal._lead_segments())
             else:
                 any(map(mask.__setitem__, map(by_mask.__getitem__, legal.masks()), _ONES))
         else:
@@ -293,7 +293,7 @@ def subset_masks(legal: CardSubsets[Any]) -> npt.NDArray[np.uint64]:
     from a position on) are made one numpy pass each.
     """
     keys: Sequence[int] = legal._keys
-    segments: list[tuple[int, int, int]] = legal._segments
+    segments = legal._lead_segments()
     bits = _BIT[np.array(keys, dtype=np.intp) & 63]
     parts = []
     for lead, start, added in segments:

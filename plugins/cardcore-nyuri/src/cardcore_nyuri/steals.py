@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from cardcore import Card, CardSubsets, ConcatActions
+from cardcore import Card, CardSubsets
+from cardcore._lazy import card_subsets_after
 from cardcore_nyuri.actions import (
     _HIGHER_SAME_SUIT,
     _SUIT_OF,
@@ -39,6 +40,10 @@ _SUM: Final[tuple[int, ...]] = _SUIT_VALUE
 """Per 13-bit suit mask, the sum of its card values: held here, where the compiled
 build reads it natively (``actions`` stays interpreted)."""
 _ONLY_DECLINE: Final[tuple[NyuriAction, ...]] = (Decline(),)
+_PAIRS_ONLY: Final = (2,)
+_PAIRS_TRIPLES: Final = (2, 3)
+_SUBSETS_AFTER: Final = card_subsets_after
+"""Read from a C static when compiled (an imported name is read from the module's dict)."""
 _LISTED_SETS: Final = 28
 """When a hand has at most this many pairs (and triples, against a target worth more
 than 10), its offers are listed in a tuple, which is read faster than the lazy listing
@@ -78,9 +83,7 @@ def offer_actions(hand: int, target: int, guard: int, *, any_suit: bool) -> Sequ
     k = hand.bit_count()
     if k * (k - 1) // 2 + (k * (k - 1) * (k - 2) // 6 if tv > 10 else 0) <= _LISTED_SETS:
         return _listed(head, hand, tv)
-    sizes = (2, 3) if tv > 10 else (2,)
-    sets = CardSubsets(Steal, hand, sizes=sizes, weights=_VALUE, above=tv)
-    return ConcatActions(head, sets) if sets else head
+    return _SUBSETS_AFTER(head, Steal, hand, _PAIRS_TRIPLES if tv > 10 else _PAIRS_ONLY, _VALUE, tv)
 
 
 def _listed(head: tuple[NyuriAction, ...], hand: int, tv: int) -> tuple[NyuriAction, ...]:
