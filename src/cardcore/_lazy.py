@@ -437,9 +437,11 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
         # Each card as one int, ``weight << 6 | id``: sorting the ints ranks the cards by
         # weight, then id; ``key >> 6`` is the weight and ``key & 63`` the card. The first
         # card weighing more than x is found by bisection for ``x << 6 | 63``.
+        # Compiled, listing a hand's cards a weight at a time costs less than sorting them;
+        # interpreted, ``list.sort`` in C costs less than the loop.
         keys: list[int]
-        ranked: _Ranked | None = _LAST_RANKED[0]
-        if ranked is None or ranked[0] is not weights:  # not the weights of the last call
+        ranked: _Ranked | None = _LAST_RANKED[0] if _COMPILED else None
+        if _COMPILED and (ranked is None or ranked[0] is not weights):  # not the last ones
             ranked = _RANKED.get(id(weights)) if weights is not None else None
             if ranked is None or ranked[0] is not weights:
                 ranked = _ranked(weights)
