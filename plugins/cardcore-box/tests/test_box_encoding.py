@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from cardcore import load_game, parse_card
@@ -134,3 +136,52 @@ def test_packed_history_equals_the_plain_history_over_many_games(preset: str) ->
                 states[i] = game.apply(state, legal[rng.randrange(len(legal))])
     assert checked > 2000
     assert boxed > 100  # box plays in the current round were written too
+
+
+@pytest.mark.parametrize("preset", ["default", "pagat"])
+def test_the_history_of_the_next_step_writes_only_the_new_plays(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Observed step by step, as an environment does, the current round's history is the
+    last one with the new play written (BX-8.1): one card a step, not the whole round,
+    and the same bytes as ``box_facts`` packed afresh."""
+    import random
+    import struct
+
+    from cardcore_box import encoding
+
+    written: list[int] = []
+    write = encoding._write_plays
+
+    def counting(out: bytearray, cards: tuple[int, ...], *rest: Any) -> None:
+        written.append(len(cards))
+        write(out, cards, *rest)
+
+    monkeypatch.setattr(encoding, "_write_plays", counting)
+    game = load_game("box", preset=preset)
+    rng = random.Random(3)
+    afresh = 0  # the cards written if every observation wrote its round's plays
+    for seed in range(4):
+        state = game.initial_state(4, seed)
+        while (player := game.current_player(state)) is not None:
+            for seat in (player, -1):  # the mover, then a spectator: the same plays
+                obs = game.observe(state, seat)
+                plain = struct.pack(f"<{FACTS_SIZE}f", *box_facts(obs))
+                assert encoding.box_facts_bytes(obs) == plain
+                afresh += len(obs.played_by)
+            legal = game.legal_actions(state)
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert len(written) > 100
+    assert written.count(1) > 0.7 * len(written), "most steps write one new play"
+    assert sum(written) < afresh / 2
+
+
+def test_writing_plays_of_unequal_lengths_is_refused() -> None:
+    """The history writer checks its three tuples, as ``zip(strict=True)`` did."""
+    from cardcore_box import encoding
+
+    out = bytearray(4 * encoding._HISTORY_SIZE)
+    with pytest.raises(ValueError, match="2 cards, 1 players, 2 flags"):
+        encoding._write_plays(out, (3, 4), (0,), (False, True), 1)
+    encoding._write_plays(out, (3,), (2,), (True,), 1)
+    assert out[encoding._CARD_BYTES * 3 + 8 : encoding._CARD_BYTES * 3 + 12] == b"\0\0\x80\x3f"

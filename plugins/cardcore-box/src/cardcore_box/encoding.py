@@ -162,20 +162,42 @@ def box_facts_bytes(obs: BoxObservation) -> bytes:
     )
 
 
-def _history_bytes(obs: BoxObservation) -> bytes | bytearray:
+def _history_bytes(obs: BoxObservation) -> bytes:
     """:func:`_history` packed as float32s, without packing 520 floats on every step.
 
     The finished rounds' part is kept packed (:func:`_rounds_history_bytes`); the cards
     of the current round are written into a copy of it, each float of :func:`_mark` in
-    its place.
+    its place. The latest result is kept (``_PLAYS_KEPT``): the history is public, so
+    the next observation, of any seat, that shows the same plays and perhaps a few more
+    is that result with only the new plays written.
     """
     packed = _rounds_history_bytes(obs.rounds)
     played_by = obs.played_by
     if not played_by:
         return packed
-    out = bytearray(packed)
-    _write_plays(out, obs.table.orders[TABLE], played_by, obs.from_box, obs.round)
-    return out
+    cards = obs.table.orders[TABLE]
+    from_box = obs.from_box
+    round_ = obs.round
+    base, kept_round, kept_cards, kept_by, kept_box, kept = _PLAYS_KEPT[0]
+    n = len(kept_by)
+    if (
+        base is packed
+        and kept_round == round_
+        and n <= len(played_by)
+        and played_by[:n] == kept_by
+        and cards[:n] == kept_cards
+        and from_box[:n] == kept_box
+    ):
+        if n == len(played_by):
+            return kept
+        out = bytearray(kept)
+        _write_plays(out, cards[n:], played_by[n:], from_box[n:], round_)
+    else:
+        out = bytearray(packed)
+        _write_plays(out, cards, played_by, from_box, round_)
+    result = bytes(out)
+    _PLAYS_KEPT[0] = (packed, round_, cards, played_by, from_box, result)
+    return result
 
 
 def _write_plays(
@@ -185,10 +207,20 @@ def _write_plays(
     from_box: tuple[bool, ...],
     round_: int,
 ) -> None:
-    """:func:`_mark` each of ``cards`` in packed history bytes."""
+    """:func:`_mark` each of ``cards`` in packed history bytes.
+
+    Raises:
+        ValueError: the three tuples differ in length (as ``zip(strict=True)`` would;
+            a loop over positions costs less than that keyword call when compiled).
+    """
+    if not len(cards) == len(played_by) == len(from_box):
+        raise ValueError(f"{len(cards)} cards, {len(played_by)} players, {len(from_box)} flags")
     boxed_round = _BOXED_ROUND[round_ if round_ < ROUNDS_SCALE else ROUNDS_SCALE]
     one = _ONE_BYTES
-    for card, seat, boxed in zip(cards, played_by, from_box, strict=True):
+    for i in range(len(cards)):
+        card = cards[i]
+        seat = played_by[i]
+        boxed = from_box[i]
         at = _CARD_BYTES * card
         out[at + 4 * seat : at + 4 * seat + 4] = one
         out[at + _BOX_AT : at + _BOX_AT + 8] = boxed_round[1] if boxed else boxed_round[0]
@@ -367,6 +399,12 @@ _ROUNDS_BYTES: Final[list[tuple[tuple[RoundResult, ...], bytes]]] = [
 ]
 """The rounds whose per-card facts were packed most recently, and those bytes (by
 identity, like ``_ROUNDS_KEPT``)."""
+_PLAYS_KEPT: Final[
+    list[tuple[bytes, int, tuple[int, ...], tuple[int, ...], tuple[bool, ...], bytes]]
+] = [(b"", 0, (), (), (), b"")]
+"""The latest history with plays of the current round (:func:`_history_bytes`): the
+finished rounds' bytes it was written on (by identity), the round, the cards, players and
+box flags written, and the result."""
 _CARD_BYTES: Final = 4 * _PER_CARD
 """The bytes of one card's facts in the packed history."""
 _BOX_AT: Final = 4 * NUM_PLAYERS
