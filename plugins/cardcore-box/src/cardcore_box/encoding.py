@@ -169,7 +169,7 @@ def _history_bytes(obs: BoxObservation) -> bytes:
     of the current round are written into a copy of it, each float of :func:`_mark` in
     its place. The latest result is kept (``_PLAYS_KEPT``): the history is public, so
     the next observation, of any seat, that shows the same plays and perhaps a few more
-    is that result with only the new plays written.
+    is that result with only the new plays written (:func:`_with_plays`).
     """
     packed = _rounds_history_bytes(obs.rounds)
     played_by = obs.played_by
@@ -179,25 +179,48 @@ def _history_bytes(obs: BoxObservation) -> bytes:
     from_box = obs.from_box
     round_ = obs.round
     base, kept_round, kept_cards, kept_by, kept_box, kept = _PLAYS_KEPT[0]
-    n = len(kept_by)
     if (
         base is packed
+        and kept_by == played_by
+        and kept_round == round_
+        and kept_cards == cards
+        and kept_box == from_box
+    ):
+        return kept
+    result = bytes(_with_plays(packed, round_, cards, played_by, from_box))
+    _PLAYS_KEPT[0] = (packed, round_, cards, played_by, from_box, result)
+    return result
+
+
+def _with_plays(
+    base: bytes,
+    round_: int,
+    cards: tuple[int, ...],
+    played_by: tuple[int, ...],
+    from_box: tuple[bool, ...],
+) -> bytearray:
+    """``base`` (the finished rounds' bytes) with a round's plays written into a copy.
+
+    When ``_PLAYS_KEPT`` holds the same base and round with a first part of these plays,
+    its result is copied and only the plays after that part are written.
+    """
+    kept_base, kept_round, kept_cards, kept_by, kept_box, kept = _PLAYS_KEPT[0]
+    n = len(kept_by)
+    if (
+        kept_base is base
         and kept_round == round_
         and n <= len(played_by)
         and played_by[:n] == kept_by
         and cards[:n] == kept_cards
         and from_box[:n] == kept_box
     ):
-        if n == len(played_by):
-            return kept
         out = bytearray(kept)
-        _write_plays(out, cards[n:], played_by[n:], from_box[n:], round_)
-    else:
-        out = bytearray(packed)
-        _write_plays(out, cards, played_by, from_box, round_)
-    result = bytes(out)
-    _PLAYS_KEPT[0] = (packed, round_, cards, played_by, from_box, result)
-    return result
+        if n < len(played_by):
+            _write_plays(out, cards[n:], played_by[n:], from_box[n:], round_)
+        return out
+    out = bytearray(base)
+    _write_plays(out, cards, played_by, from_box, round_)
+    return out
 
 
 def _write_plays(
@@ -231,7 +254,8 @@ def _rounds_history_bytes(rounds: tuple[RoundResult, ...]) -> bytes:
 
     The same tuple (by identity) is answered from the kept bytes; one more round than
     the kept ones (the rest equal) is written into a copy of them, as
-    :func:`_rounds_history` would add it; anything else is packed afresh.
+    :func:`_rounds_history` would add it (its plays from the current round's kept
+    history where that holds them); anything else is packed afresh.
     """
     kept_rounds, kept = _ROUNDS_BYTES[0]
     if kept_rounds is rounds:
@@ -239,8 +263,8 @@ def _rounds_history_bytes(rounds: tuple[RoundResult, ...]) -> bytes:
     n = len(kept_rounds)
     if len(rounds) == n + 1 and rounds[:n] == kept_rounds:
         r = rounds[n]
-        out = bytearray(kept)
-        _write_plays(out, tuple(c.id for c in r.cards), r.played_by, r.from_box, r.number)
+        # Its plays, as the last observations of the round wrote most of them already.
+        out = _with_plays(kept, r.number, tuple(c.id for c in r.cards), r.played_by, r.from_box)
         if r.turned_up is not None:
             at = _CARD_BYTES * r.turned_up.id
             number = r.number if r.number < ROUNDS_SCALE else ROUNDS_SCALE
