@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import struct
 from collections.abc import Sequence
-from typing import Final, final
+from typing import TYPE_CHECKING, Final, final
 
 from cardcore import Card, CardTable, card_ids, new_table, rng_below
 from cardcore_noddy.options import NoddyOptions
@@ -51,6 +51,10 @@ from cardcore_noddy.state import (
     new_shown,
     new_state,
 )
+
+if TYPE_CHECKING:
+    # A machine integer to mypyc (an ``int`` to everything else); only named in annotations.
+    from mypy_extensions import i64
 
 __all__ = ["HandStart", "bump", "cut_for_dealer", "draw7", "sample_table", "stacked_top"]
 
@@ -106,16 +110,23 @@ def _draw7_words(rng: int) -> tuple[list[int], int]:
 
     Draw ``i`` is :func:`cardcore.rng_below` ``(rng, 52 - i)`` (SplitMix64): its state is
     ``rng + (i + 1) * gamma``. The 64-bit words are kept as three pieces of 30, 30 and 4
-    bits, as ``cardcore._rng._below_words`` keeps them, so that every factor of a product
-    stays below 2**30: compiled, the arithmetic is then on machine words, never on Python
-    longs. (A copy of that function's steps: called across the two compiled modules, it
-    would go through Python objects on every draw.)
+    bits, as ``cardcore._rng._below_words`` keeps them, so that every product is of two
+    factors below 2**30 and every sum stays below 2**62. The pieces are ``i64``: compiled,
+    their arithmetic is then plain C, with no check for a Python long on each operation
+    (in the pure build ``i64`` is ``int``, and the numbers are the same). (A copy of that
+    function's steps: called across the two compiled modules, it would go through Python
+    objects on every draw.)
     """
-    a = rng & _M30
-    b = (rng >> 30) & _M30
-    c = (rng >> 60) & 0xF
+    # The state in pieces: the 64-bit int is split in two halves first (two operations on
+    # a Python long, where three pieces taken from it directly would need three).
+    lo: i64 = rng & 0xFFFFFFFF
+    hi: i64 = rng >> 32
+    a: i64 = lo & _M30
+    b: i64 = (lo >> 30) | ((hi & 0xFFFFFFF) << 2)
+    c: i64 = hi >> 28
     pool = _RANGE52[:]
-    for i in range(7):
+    i: i64 = 0
+    while i < 7:
         # The state: + gamma (pieces 0x3F4A7C15, 0x38DDE6E5, 0x9), with the carries.
         a += 0x3F4A7C15
         b += 0x38DDE6E5 + (a >> 30)
@@ -123,12 +134,12 @@ def _draw7_words(rng: int) -> tuple[list[int], int]:
         a &= _M30
         b &= _M30
         # z ^= z >> 30
-        za = a ^ b
-        zb = b ^ c
-        zc = c
+        za: i64 = a ^ b
+        zb: i64 = b ^ c
+        zc: i64 = c
         # z *= 0xBF58476D1CE4E5B9 (mod 2**64): pieces 0x1CE4E5B9, 0x3D611DB4, 0xB
-        t0 = za * 0x1CE4E5B9
-        t1 = za * 0x3D611DB4 + zb * 0x1CE4E5B9 + (t0 >> 30)
+        t0: i64 = za * 0x1CE4E5B9
+        t1: i64 = za * 0x3D611DB4 + zb * 0x1CE4E5B9 + (t0 >> 30)
         zc = (za * 0xB + zb * 0x3D611DB4 + zc * 0x1CE4E5B9 + (t1 >> 30)) & 0xF
         za = t0 & _M30
         zb = t1 & _M30
@@ -145,11 +156,12 @@ def _draw7_words(rng: int) -> tuple[list[int], int]:
         za ^= (zb >> 1) | ((zc & 1) << 29)
         zb ^= zc >> 1
         # j = (z * n) >> 64, a piece at a time from the lowest
-        n = 52 - i
-        x = (za * n) >> 30
+        n: i64 = 52 - i
+        x: i64 = (za * n) >> 30
         x = (x + zb * n) >> 30
-        j = ((x + zc * n) >> 4) + i
+        j: i64 = ((x + zc * n) >> 4) + i
         pool[i], pool[j] = pool[j], pool[i]
+        i += 1
     return pool[:7], (rng + _STEP7) & _MASK64
 
 
