@@ -179,6 +179,10 @@ def draw7(rng: int) -> tuple[list[int], int]:
     return _draw7_words(rng) if _COMPILED else _draw7_lanes(rng)
 
 
+_CUTS: Final[dict[int, Cut]] = {}
+"""Cut events by ``52 * seat 0's card + seat 1's card`` (immutable, so shared)."""
+
+
 def cut_for_dealer(rng: int) -> tuple[tuple[Cut, ...], int, int]:
     """The cut for the first dealer (ND-3.1): each seat draws a card, equal ranks cut again.
 
@@ -191,7 +195,10 @@ def cut_for_dealer(rng: int) -> tuple[tuple[Cut, ...], int, int]:
         b, rng = rng_below(rng, 51)
         if b >= a:
             b += 1
-        cuts.append(Cut((Card.of(a), Card.of(b))))
+        cut = _CUTS.get(a * 52 + b)
+        if cut is None:
+            cut = _CUTS[a * 52 + b] = Cut((Card.of(a), Card.of(b)))
+        cuts.append(cut)
         if SEQ[a] != SEQ[b]:
             return tuple(cuts), (0 if SEQ[a] < SEQ[b] else 1), rng
 
@@ -232,6 +239,15 @@ _LAYOUT: Final = LAYOUT
 _DEAL: Final = Deal
 
 
+_TURNUP_COUNT: Final = tuple(t & _TURNUP_COUNTS for t in _TURNUP_KEY)
+"""Per turn-up, its rank and suit counts of :data:`_TURNUP_KEY` (below 2**56: compiled,
+a machine word, where the whole key is a Python long and costs a call per operation)."""
+_KNAVE_BIT: Final = tuple(t >> 64 for t in _TURNUP_KEY)
+"""Per turn-up, the bit of the knave noddy (the jack of its suit)."""
+_TURNED_ACE: Final = tuple(((t >> 57) & 1) << 47 for t in _TURNUP_KEY)
+"""Per turn-up, the turned-up ace's bit of the dealer's show key (0 for any other card)."""
+
+
 def bump(scores: tuple[int, ...], seat: int, score: int) -> tuple[int, ...]:
     """``scores`` with ``seat``'s score set to ``score``."""
     return (score, scores[1]) if seat == 0 else (scores[0], score)
@@ -264,8 +280,13 @@ class HandStart:
         self._slot_points: list[int] = []
         """Per breakdown index, its points (read on every hand, so kept as ints)."""
         """The distinct breakdowns (by their parts), each once."""
-        self._shown_events: dict[int, Shown] = {}
-        """Shown events by breakdown index, seat and score (immutable, so shared)."""
+        self._slot_events: list[list[Shown | None]] = []
+        """Per breakdown index, its Shown events by ``score * 2 + seat`` (immutable, so
+        shared; a list is read without boxing or hashing a key)."""
+        self._jack_events: dict[int, TurnupJack] = {}
+        """Turned-up jack awards by seat, points and score (shared too)."""
+        self._won_events: dict[int, Won] = {}
+        """Wins by seat and score (shared too)."""
         self._deal_events: dict[int, Deal] = {}
         """Deal events by hand number, dealer and turn-up (immutable, so shared)."""
 
@@ -277,7 +298,7 @@ class HandStart:
         hand: int,
         events: tuple[Event, ...],
         new: tuple[Event, ...],
-        top: Sequence[int] | None = None,
+        top: list[int] | None = None,
     ) -> NoddyState:
         """Deal a hand (ND-3.3), carry out step 1 (ND-4.1), and set up step 2 or step 3.
 
@@ -290,7 +311,14 @@ class HandStart:
             top, rng = _draw7_words(rng) if _COMPILED else _draw7_lanes(rng)
         # The table (ND-3.3): the non-dealer holds cards 0, 2, 4, the dealer 1, 3, 5; card 6
         # is the turn-up and the rest the stock. Each seat knows its hand and the turn-up.
-        a, b, c, d, e, f, turnup = top
+        # Read by index: unpacking would go through the iterator protocol when compiled.
+        a = top[0]
+        b = top[1]
+        c = top[2]
+        d = top[3]
+        e = top[4]
+        f = top[5]
+        turnup = top[6]
         nd_mask = (1 << a) | (1 << c) | (1 << e)
         d_mask = (1 << b) | (1 << d) | (1 << f)
         up = 1 << turnup
@@ -311,9 +339,9 @@ class HandStart:
             for seat, points in self._jack_awards[dealer]:
                 score = scores[seat] + points
                 scores = bump(scores, seat, score)
-                new = (*new, TurnupJack(seat, points, score))
+                new = (*new, self.turnup_jack(seat, points, score))
                 if score >= self._target:
-                    won = (*events, *new, Won(seat, score))
+                    won = (*events, *new, self.won(seat, score))
                     return _NEW_STATE(
                         table, rng, dealer, scores, _OVER, None, 0, _NOT_GONE, hand, won
                     )
@@ -324,17 +352,14 @@ class HandStart:
                 table, rng, dealer, scores, _KNAVE, nd, 0, _NOT_GONE, hand, events + new
             )
         # Both show keys (scoring.show_keys) from the card ids: no bit scanning of masks.
-        t = _TURNUP_KEY[turnup]
-        counts = t & _TURNUP_COUNTS
-        knave = t >> 64
+        counts = _TURNUP_COUNT[turnup]
+        knave = _KNAVE_BIT[turnup]
         s = _HAND_KEY[a] + _HAND_KEY[c] + _HAND_KEY[e] + counts
         nd_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
         if nd_mask & knave:
             nd_show |= 1 << 48
         s = _HAND_KEY[b] + _HAND_KEY[d] + _HAND_KEY[f] + counts
-        d_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF]
-        if (t >> 57) & 1:
-            d_show |= 1 << 47
+        d_show = (s & _SHOW_LOW) | _FLUSH_KEY[(s >> 44) & 0xFFF] | _TURNED_ACE[turnup]
         if d_mask & knave:
             d_show |= 1 << 48
         return self.shows(
@@ -365,38 +390,73 @@ class HandStart:
     ) -> NoddyState:
         """Step 3 (ND-4.3): the non-dealer's show, then the dealer's; then the play.
 
-        ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands.
+        ``nd_show`` and ``d_show`` are the :func:`show_key` of the two hands. The two
+        shows are written out one after the other: compiled, a loop over the two seats
+        would build and unpack tuples through the iterator protocol.
         """
         nd = 1 - dealer
-        slots = self._show_slots
-        shown = self._shown_events
-        for seat, key in ((nd, nd_show), (dealer, d_show)):
-            slot = slots.get(key)
-            if slot is None:
-                show = self._show(key, table.masks[1 + seat], turnup, seat == dealer)  # HANDS
-                slot = self._slot_of_parts.setdefault(show.parts, len(self._slot_of_parts))
-                if slot == len(self._slot_shows):
-                    self._slot_shows.append(show)
-                    self._slot_points.append(show.total)
-                slots[key] = slot
-            points = self._slot_points[slot]
-            score = scores[seat] + points
-            # The event is kept by its breakdown, seat and score (the breakdowns are few).
-            event_key = (((score << 1) | seat) << 32) | slot
-            event = shown.get(event_key)
-            if event is None:
-                parts = self._slot_shows[slot].parts
-                event = shown[event_key] = _NEW_SHOWN(seat, points, parts, score)
-            new = new + (event,)  # noqa: RUF005 (one copy, no list when compiled)
-            if points:
-                scores = (score, scores[1]) if seat == 0 else (scores[0], score)
-                if score >= self._target:  # scores start every hand below the target
-                    won = (*events, *new, Won(seat, score))
-                    return _NEW_STATE(
-                        table, rng, dealer, scores, _OVER, None, total, gone, hand, won
-                    )
+        slot = self._slot(nd_show, table, turnup, nd, False)
+        points = self._slot_points[slot]
+        score = scores[nd] + points
+        new = new + (self._shown(slot, nd, points, score),)  # noqa: RUF005 (one copy)
+        if points:
+            scores = (score, scores[1]) if nd == 0 else (scores[0], score)
+            if score >= self._target:  # scores start every hand below the target
+                won = (*events, *new, self.won(nd, score))
+                return _NEW_STATE(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
+        slot = self._slot(d_show, table, turnup, dealer, True)
+        points = self._slot_points[slot]
+        score = scores[dealer] + points
+        new = new + (self._shown(slot, dealer, points, score),)  # noqa: RUF005 (one copy)
+        if points:
+            scores = (score, scores[1]) if dealer == 0 else (scores[0], score)
+            if score >= self._target:
+                won = (*events, *new, self.won(dealer, score))
+                return _NEW_STATE(table, rng, dealer, scores, _OVER, None, total, gone, hand, won)
         # Step 4 (ND-4.4): the non-dealer plays first.
         return _NEW_STATE(table, rng, dealer, scores, _PLAYING, nd, total, gone, hand, events + new)
+
+    def _slot(self, key: int, table: CardTable, turnup: int, seat: int, dealer: bool) -> int:
+        """The index of the breakdown of the show with :func:`show_key` ``key``."""
+        slot = self._show_slots.get(key)
+        if slot is None:
+            show = self._show(key, table.masks[1 + seat], turnup, dealer)  # HANDS
+            slot = self._slot_of_parts.setdefault(show.parts, len(self._slot_of_parts))
+            if slot == len(self._slot_shows):
+                self._slot_shows.append(show)
+                self._slot_points.append(show.total)
+                self._slot_events.append([])
+            self._show_slots[key] = slot
+        return slot
+
+    def _shown(self, slot: int, seat: int, points: int, score: int) -> Shown:
+        """The event of ``seat``'s show of breakdown ``slot``, its score after it ``score``."""
+        row = self._slot_events[slot]
+        i = (score << 1) | seat
+        if i < len(row):
+            event = row[i]
+            if event is not None:
+                return event
+        else:
+            row.extend([None] * (i + 1 - len(row)))
+        new = row[i] = _NEW_SHOWN(seat, points, self._slot_shows[slot].parts, score)
+        return new
+
+    def turnup_jack(self, seat: int, points: int, score: int) -> TurnupJack:
+        """``TurnupJack(seat, points, score)``, each such event built once."""
+        key = (((score << 2) | points) << 1) | seat
+        event = self._jack_events.get(key)
+        if event is None:
+            event = self._jack_events[key] = TurnupJack(seat, points, score)
+        return event
+
+    def won(self, seat: int, score: int) -> Won:
+        """``Won(seat, score)``, each such event built once."""
+        key = (score << 1) | seat
+        event = self._won_events.get(key)
+        if event is None:
+            event = self._won_events[key] = Won(seat, score)
+        return event
 
 
 # ---- a deal of the hidden cards that fits what a seat knows -----------------------------

@@ -65,7 +65,6 @@ from cardcore_noddy.state import (
     NoddyObservation,
     NoddyState,
     Phase,
-    Won,
     new_observation,
     new_played,
     new_state,
@@ -297,7 +296,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
                 scores = bump(scores, seat, score)
                 event = KnaveShown(seat, _CARD[knave], 1, score)
                 if score >= self._target:
-                    won = (*state.events, event, Won(seat, score))
+                    won = (*state.events, event, self._start.won(seat, score))
                     return _NEW_STATE(
                         table, rng, dealer, scores, _OVER, None, total, gone, hand, won
                     )
@@ -382,7 +381,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         events = state.events
         gone = state.gone
         if score >= self._target:
-            won = (*events, played, Won(seat, score))
+            won = (*events, played, self._start.won(seat, score))
             return _NEW_STATE(
                 _NEW_TABLE(after),
                 state.rng,
@@ -423,7 +422,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
                 last = self._last_events[score * 2 + seat] = LastCard(seat, 1, score)
             new = (*new, last)
             if score >= self._target:
-                won = (*events, *new, Won(seat, score))
+                won = (*events, *new, self._start.won(seat, score))
                 return _NEW_STATE(
                     _NEW_TABLE(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
                 )

@@ -1,0 +1,86 @@
+"""Events the game builds once and shares equal the ones their constructors build."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardcore import Card, rng_below, rng_seed
+from cardcore_noddy import PRESETS, Noddy, Shown
+from cardcore_noddy.deal import cut_for_dealer
+from cardcore_noddy.scoring import SEQ
+from cardcore_noddy.state import Cut, TurnupJack, Won
+
+
+def _play(g: Noddy, seed: int, r: random.Random) -> tuple[object, ...]:
+    s = g.initial_state(2, seed)
+    states = [s]
+    while s.current is not None:
+        legal = g.legal_actions(s)
+        s = g.apply(s, legal[int(r.random() * len(legal))])
+        states.append(s)
+    return tuple(states)
+
+
+@pytest.mark.parametrize("preset", ["default", "historical"])
+def test_a_game_with_shared_events_equals_one_with_none_shared_yet(preset: str) -> None:
+    """The same seeds give equal states on a game whose caches are full of other games'
+    events and on a new game object for each seed (whose caches start empty).
+    """
+    warm = Noddy(PRESETS[preset])
+    for seed in range(1000, 1300):
+        _play(warm, seed, random.Random(seed))
+    for seed in range(60):
+        got = _play(warm, seed, random.Random(seed))
+        assert got == _play(Noddy(PRESETS[preset]), seed, random.Random(seed)), seed
+
+
+def test_shared_awards_and_wins_equal_their_constructors() -> None:
+    """``turnup_jack`` and ``won`` return one event per value, equal to a new one."""
+    start = Noddy(PRESETS["default"])._start
+    r = random.Random(7)
+    for _ in range(5000):
+        seat, points, score = r.randrange(2), r.randint(1, 2), r.randrange(60)
+        jack = start.turnup_jack(seat, points, score)
+        assert type(jack) is TurnupJack and jack == TurnupJack(seat, points, score)
+        assert start.turnup_jack(seat, points, score) is jack
+        won = start.won(seat, score)
+        assert type(won) is Won and won == Won(seat, score)
+        assert start.won(seat, score) is won
+
+
+def test_shared_show_events_equal_their_constructor() -> None:
+    """A show's event, kept per breakdown, seat and score, equals ``Shown(...)``."""
+    g = Noddy(PRESETS["historical"])
+    for seed in range(40):  # fills the breakdowns
+        _play(g, seed, random.Random(seed))
+    start = g._start
+    slots = len(start._slot_shows)
+    assert slots > 5
+    r = random.Random(8)
+    for _ in range(5000):
+        slot, seat, score = r.randrange(slots), r.randrange(2), r.randrange(60)
+        show = start._slot_shows[slot]
+        event = start._shown(slot, seat, show.total, score)
+        plain = Shown(seat, show.total, show.parts, score)
+        assert type(event) is Shown and event == plain and repr(event) == repr(plain)
+        assert start._shown(slot, seat, show.total, score) is event
+
+
+def test_shared_cuts_equal_the_plain_cut() -> None:
+    """ND-3.1: the cut draws two cards until their ranks differ; its events are shared."""
+    for seed in range(3000):
+        rng = rng_seed(seed)
+        cuts, dealer, after = cut_for_dealer(rng)
+        want = []
+        while True:
+            a, rng = rng_below(rng, 52)
+            b, rng = rng_below(rng, 51)
+            b += b >= a
+            want.append(Cut((Card.of(a), Card.of(b))))
+            if SEQ[a] != SEQ[b]:
+                break
+        assert list(cuts) == want and after == rng
+        assert dealer == (0 if SEQ[a] < SEQ[b] else 1)
+        assert all(type(c) is Cut for c in cuts)
