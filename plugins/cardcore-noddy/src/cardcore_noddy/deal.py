@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, final
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final, cast, final
 
-from cardcore import Card, CardTable, card_ids, new_table, rng_below
+from cardcore import Card, CardTable, card_ids, rng_below
 from cardcore_noddy.options import NoddyOptions
 from cardcore_noddy.scoring import (
     _FLUSH_KEY,
@@ -233,7 +233,12 @@ _NOT_GONE: Final = (False, False)
 # Names of other modules that every hand uses, as constants: compiled, a constant is read
 # from a C static, an imported name from the module's dictionary on every use.
 _NEW_STATE: Final = new_state
-_NEW_TABLE: Final = new_table
+_TUPLE_NEW: Final = cast(
+    "Callable[[type[CardTable], tuple[object, ...]], CardTable]", tuple.__new__
+)
+"""``tuple.__new__``: ``_TUPLE_NEW(_CARD_TABLE, parts)`` is ``cardcore.new_table(parts)``
+without the ``functools.partial`` call in between."""
+_CARD_TABLE: Final = CardTable
 _NEW_SHOWN: Final = new_shown
 _LAYOUT: Final = LAYOUT
 _DEAL: Final = Deal
@@ -327,7 +332,7 @@ class HandStart:
             masks, known = (stock, nd_mask, d_mask, up, 0), (nd_mask | up, d_mask | up)
         else:
             masks, known = (stock, d_mask, nd_mask, up, 0), (d_mask | up, nd_mask | up)
-        table = _NEW_TABLE((_LAYOUT, masks, _NO_ORDERS, known))
+        table = _TUPLE_NEW(_CARD_TABLE, (_LAYOUT, masks, _NO_ORDERS, known))
         hand += 1
         key = (hand << 7) | (dealer << 6) | turnup
         deal = self._deal_events.get(key)

@@ -13,17 +13,17 @@ go, show and award is automatic and appears in the observation as a public event
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, cast
 
 from cardcore import (
     SPECTATOR,
     Card,
+    CardTable,
     GameText,
     IllegalActionError,
     Outcome,
     TextForm,
-    new_table,
     rng_seed,
 )
 from cardcore._build import mypyc_attr
@@ -46,7 +46,7 @@ from cardcore_noddy.scoring import (
     SUIT,
     ScoringRules,
     award_table,
-    pile_code,
+    pile_code_of,
     show_keys,
     total_codes,
 )
@@ -89,7 +89,12 @@ _GO: Final = tuple(Go(seat, total) for seat in (0, 1) for total in range(32))
 # Names of other modules that the moves use, as constants: compiled, a constant is read
 # from a C static, an imported name from the module's dictionary on every use.
 _NEW_STATE: Final = new_state
-_NEW_TABLE: Final = new_table
+_TUPLE_NEW: Final = cast(
+    "Callable[[type[CardTable], tuple[object, ...]], CardTable]", tuple.__new__
+)
+"""``tuple.__new__``: ``_TUPLE_NEW(_CARD_TABLE, parts)`` is ``cardcore.new_table(parts)``
+without the ``functools.partial`` call in between."""
+_CARD_TABLE: Final = CardTable
 _NEW_PLAYED: Final = new_played
 _PLAY_ON: Final = play_on
 _LAYOUT: Final = LAYOUT
@@ -369,7 +374,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         code = self._total_codes[total]
         n = len(pile)
         if n > 2:
-            code += pile_code(pile)
+            code += pile_code_of(pile)
         elif n == 2 and SEQ[pile[0]] == SEQ[card]:
             code += 49  # pile_code of two cards: a pair, or nothing
         parts, points = self._awards[code]
@@ -383,7 +388,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         if score >= self._target:
             won = (*events, played, self._start.won(seat, score))
             return _NEW_STATE(
-                _NEW_TABLE(after),
+                _TUPLE_NEW(_CARD_TABLE, after),
                 state.rng,
                 state.dealer,
                 scores,
@@ -402,14 +407,16 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         opp_hand = masks[2 - seat]
         if opp_hand & room:
             events = events + (played,)  # noqa: RUF005 (one copy, no list)
-            return _PLAY_ON(state, _NEW_TABLE(after), scores, opp, total, gone, events)
+            return _PLAY_ON(state, _TUPLE_NEW(_CARD_TABLE, after), scores, opp, total, gone, events)
         new: tuple[Event, ...] = (played,)
         if opp_hand and not gone[opp]:
             gone = (True, gone[1]) if opp == 0 else (gone[0], True)
             new = (played, _GO[opp * 32 + total])
         if masks[seat + 1] & room:
             events = events + new
-            return _PLAY_ON(state, _NEW_TABLE(after), scores, seat, total, gone, events)
+            return _PLAY_ON(
+                state, _TUPLE_NEW(_CARD_TABLE, after), scores, seat, total, gone, events
+            )
         rng = state.rng
         dealer = state.dealer
         hand = state.hand
@@ -424,7 +431,16 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
             if score >= self._target:
                 won = (*events, *new, self._start.won(seat, score))
                 return _NEW_STATE(
-                    _NEW_TABLE(after), rng, dealer, scores, _OVER, None, total, gone, hand, won
+                    _TUPLE_NEW(_CARD_TABLE, after),
+                    rng,
+                    dealer,
+                    scores,
+                    _OVER,
+                    None,
+                    total,
+                    gone,
+                    hand,
+                    won,
                 )
         # A new deal gathers every card: the table after the play is never built.
         return self._start.deal(rng, 1 - dealer, scores, hand, events, new)

@@ -440,6 +440,15 @@ def pile_code(pile: Sequence[int]) -> int:
     same-suit length (0 or 3-6); add ``196 * total code`` and look it up in
     :func:`award_table`. The same counting as :func:`play_ids`, without building parts.
     """
+    return pile_code_of(tuple(pile))
+
+
+def pile_code_of(pile: tuple[int, ...]) -> int:
+    """:func:`pile_code` of a tuple: the game's path.
+
+    Compiled, a tuple's items are read directly, any other sequence's through the generic
+    item lookup.
+    """
     n = len(pile)
     if n < 2:
         return 0
