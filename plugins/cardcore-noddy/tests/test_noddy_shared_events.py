@@ -7,13 +7,13 @@ import random
 import pytest
 
 from cardcore import Card, rng_below, rng_seed
-from cardcore_noddy import PRESETS, Noddy, Shown
+from cardcore_noddy import PRESETS, Noddy, NoddyState, Shown
 from cardcore_noddy.deal import cut_for_dealer
 from cardcore_noddy.scoring import SEQ
-from cardcore_noddy.state import Cut, TurnupJack, Won
+from cardcore_noddy.state import Cut, Phase, TurnupJack, Won
 
 
-def _play(g: Noddy, seed: int, r: random.Random) -> tuple[object, ...]:
+def _play(g: Noddy, seed: int, r: random.Random) -> tuple[NoddyState, ...]:
     s = g.initial_state(2, seed)
     states = [s]
     while s.current is not None:
@@ -84,3 +84,18 @@ def test_shared_cuts_equal_the_plain_cut() -> None:
         assert list(cuts) == want and after == rng
         assert dealer == (0 if SEQ[a] < SEQ[b] else 1)
         assert all(type(c) is Cut for c in cuts)
+
+
+def test_without_the_knave_step_the_play_is_the_only_phase_with_a_mover() -> None:
+    """ND-4.2: with ``knave_noddy=in_count`` no hand has the step-2 decision, which the
+    game relies on to skip reading the phase; with ``show_early`` step 2 does occur.
+    """
+    for preset, step2 in (("historical", False), ("default", True)):
+        g = Noddy(PRESETS[preset])
+        knave = 0
+        for seed in range(200):
+            for s in _play(g, seed, random.Random(seed)):
+                if s.current is not None:
+                    assert s.phase in (Phase.PLAY, Phase.KNAVE)
+                    knave += s.phase is Phase.KNAVE
+        assert bool(knave) is step2, preset

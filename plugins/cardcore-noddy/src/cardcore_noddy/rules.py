@@ -137,6 +137,9 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         self._awards = award_table(self.rules)
         self._last_events: dict[int, LastCard] = {}
         """Last-card events by score and seat (immutable, so shared)."""
+        self._knave_step = o.knave_noddy == "show_early"
+        """Whether hands have the step-2 decision; without it the only phase with a seat
+        to move is the play, so the phase is not read."""
         self._start = HandStart(o, self.rules)
         """The automatic steps of every hand: the deal, the turned-up jack, the shows."""
 
@@ -234,7 +237,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         if seat is None:
             return ()
         table = state.table
-        if state.phase is _PLAYING:
+        if not self._knave_step or state.phase is _PLAYING:
             playable = table.masks[1 + seat] & PLAYABLE[MAX_TOTAL - state.total]  # HANDS
             plays = _LEGAL.get(playable)
             if plays is None:
@@ -262,7 +265,7 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         seat = state.current
         if seat is None:
             raise IllegalActionError(action, "the game is over")
-        if state.phase is not _PLAYING:
+        if self._knave_step and state.phase is not _PLAYING:
             # Step 2 (ND-4.2): ``show knave`` or ``pass``; after the dealer's, the shows.
             kind = type(action)
             dealer = state.dealer
