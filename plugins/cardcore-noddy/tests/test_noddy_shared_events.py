@@ -7,8 +7,9 @@ import random
 import pytest
 
 from cardcore import Card, rng_below, rng_seed
-from cardcore_noddy import PRESETS, Noddy, NoddyState, Shown
+from cardcore_noddy import PRESETS, Noddy, NoddyState, Played, Shown
 from cardcore_noddy.deal import cut_for_dealer
+from cardcore_noddy.rules import _PLAYED_KEPT
 from cardcore_noddy.scoring import SEQ
 from cardcore_noddy.state import Cut, Phase, TurnupJack, Won
 
@@ -99,3 +100,23 @@ def test_without_the_knave_step_the_play_is_the_only_phase_with_a_mover() -> Non
                     assert s.phase in (Phase.PLAY, Phase.KNAVE)
                     knave += s.phase is Phase.KNAVE
         assert bool(knave) is step2, preset
+
+
+@pytest.mark.parametrize("preset", ["default", "historical"])
+def test_shared_play_events_equal_their_constructor(preset: str) -> None:
+    """ND-6.3: every play event, most of them shared, equals ``Played(...)`` of its
+    fields and is kept in a bounded table.
+    """
+    g = Noddy(PRESETS[preset])
+    seen: dict[tuple[object, ...], Played] = {}
+    shared = 0
+    for seed in range(300):
+        states = _play(g, seed, random.Random(seed))
+        for e in states[-1].events:
+            if isinstance(e, Played):
+                fields = (e.seat, e.card, e.total, e.points, e.parts, e.score)
+                plain = Played(*fields)
+                assert type(e) is Played and e == plain and repr(e) == repr(plain)
+                shared += seen.setdefault(fields, e) is e
+    assert shared > len(seen) > 1000
+    assert len(g._played) <= _PLAYED_KEPT

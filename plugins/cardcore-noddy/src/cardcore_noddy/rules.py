@@ -65,6 +65,7 @@ from cardcore_noddy.state import (
     NoddyObservation,
     NoddyState,
     Phase,
+    Played,
     new_observation,
     new_played,
     new_state,
@@ -103,6 +104,10 @@ _PASS: Final = Pass
 _SHOW: Final = (SHOW_KNAVE, PASS)
 _ONLY_PASS: Final = (PASS,)
 
+_PLAYED_KEPT: Final = 1 << 15
+"""At most this many play events are kept for sharing (a few megabytes): the same card,
+total, award and score recur often, but their combinations are many."""
+
 _LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
 """The legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
 
@@ -137,6 +142,9 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         self._awards = award_table(self.rules)
         self._last_events: dict[int, LastCard] = {}
         """Last-card events by score and seat (immutable, so shared)."""
+        self._played: dict[int, Played] = {}
+        """Play events by score, seat, card, total and award code (immutable, so shared;
+        at most ``_PLAYED_KEPT`` of them)."""
         self._knave_step = o.knave_noddy == "show_early"
         """Whether hands have the step-2 decision; without it the only phase with a seat
         to move is the play, so the phase is not read."""
@@ -385,7 +393,12 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         score = scores[seat] + points
         if points:
             scores = (score, scores[1]) if seat == 0 else (scores[0], score)
-        played = _NEW_PLAYED(seat, _CARD[card], total, points, parts, score)
+        key = (((((((score << 1) | seat) << 6) | card) << 5) | total) << 10) | code
+        played = self._played.get(key)
+        if played is None:
+            played = _NEW_PLAYED(seat, _CARD[card], total, points, parts, score)
+            if len(self._played) < _PLAYED_KEPT:
+                self._played[key] = played
         events = state.events
         gone = state.gone
         if score >= self._target:
