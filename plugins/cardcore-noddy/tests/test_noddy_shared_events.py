@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -120,3 +121,36 @@ def test_shared_play_events_equal_their_constructor(preset: str) -> None:
                 shared += seen.setdefault(fields, e) is e
     assert shared > len(seen) > 1000
     assert len(g._played) <= _PLAYED_KEPT
+
+
+@pytest.mark.parametrize("preset", ["default", "historical"])
+def test_the_mover_and_plays_of_the_state_just_played_equal_a_fresh_games(preset: str) -> None:
+    """``apply`` works out the next mover and legal plays; they equal those that a game
+    that never saw the state reads from it.
+    """
+    g = Noddy(PRESETS[preset])
+    fresh = Noddy(PRESETS[preset])
+    asked = 0
+    for seed in range(200):
+        r = random.Random(seed)
+        s = g.initial_state(2, seed)
+        while (seat := g.current_player(s)) is not None:
+            legal = g.legal_actions(s)
+            assert seat == fresh.current_player(s) == s.current
+            assert legal == fresh.legal_actions(s) == g.legal_actions(s)
+            asked += g._next[0] is s
+            s = g.apply(s, legal[int(r.random() * len(legal))])
+        assert g.current_player(s) is None and g.legal_actions(s) == ()
+    assert asked > 2000
+
+
+def test_a_pickled_game_leaves_its_shared_plays_and_last_state_behind() -> None:
+    """The copy of a game plays the same, and starts its play events and last state
+    afresh (its pickle does not grow with the games played).
+    """
+    g = Noddy(PRESETS["historical"])
+    for seed in range(100):
+        _play(g, seed, random.Random(seed))
+    copy = pickle.loads(pickle.dumps(g))
+    assert copy._played == {} and copy._next[0] is None
+    assert _play(copy, 7, random.Random(7)) == _play(g, 7, random.Random(7))

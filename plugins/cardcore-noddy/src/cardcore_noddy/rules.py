@@ -108,8 +108,19 @@ _PLAYED_KEPT: Final = 1 << 15
 """At most this many play events are kept for sharing (a few megabytes): the same card,
 total, award and score recur often, but their combinations are many."""
 
+_NOT_PICKLED: Final = frozenset(("_played", "_next"))
+"""Attributes that a pickled game leaves behind (``__init__`` starts them afresh)."""
+
 _LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
 """The legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
+
+
+def _plays(playable: int) -> tuple[Play, ...]:
+    """The legal plays of a mask of playable cards, one shared tuple per mask."""
+    plays = _LEGAL.get(playable)
+    if plays is None:
+        plays = _LEGAL[playable] = Play.singles(playable)
+    return plays
 
 
 # Compiled by mypyc into a native class that Python classes may still subclass (not
@@ -123,8 +134,14 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
     max_players = 2
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as class, options and own attributes (a compiled game has no ``__dict__``)."""
-        return (type(self), (self.options,), dict(getattr(self, "__dict__", {})) or None)
+        """Pickled as class, options and own attributes (a compiled game has no ``__dict__``).
+
+        The shared play events and the last state played are left behind: the copy
+        starts them afresh, as a compiled game's copy does.
+        """
+        own = getattr(self, "__dict__", {})
+        kept = {k: v for k, v in own.items() if k not in _NOT_PICKLED}
+        return (type(self), (self.options,), kept or None)
 
     def __init__(self, options: NoddyOptions | None = None) -> None:
         self.options = options or NoddyOptions()
@@ -150,6 +167,10 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         to move is the play, so the phase is not read."""
         self._start = HandStart(o, self.rules)
         """The automatic steps of every hand: the deal, the turned-up jack, the shows."""
+        self._next: tuple[NoddyState | None, int, tuple[Play, ...]] = (None, 0, ())
+        """The last state that ``apply`` returned in the play, its mover and legal plays,
+        worked out there from values at hand: asked about that very state (as the next
+        decision does), ``current_player`` and ``legal_actions`` read no field of it."""
 
     # ---- metadata ----------------------------------------------------------------------
 
@@ -233,6 +254,9 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
 
     def current_player(self, state: NoddyState) -> int | None:
         """The seat to decide, or ``None`` when the game is over."""
+        nxt = self._next
+        if nxt[0] is state:
+            return nxt[1]
         return state.current
 
     def legal_actions(self, state: NoddyState) -> tuple[NoddyAction, ...]:
@@ -241,16 +265,16 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         Step 2: ``show knave`` (for the holder of the trump jack only), then ``pass``.
         The play: every card of the hand that keeps the total at 31 or less, in card order.
         """
+        nxt = self._next
+        if nxt[0] is state:
+            return nxt[2]
         seat = state.current
         if seat is None:
             return ()
         table = state.table
         if not self._knave_step or state.phase is _PLAYING:
             playable = table.masks[1 + seat] & PLAYABLE[MAX_TOTAL - state.total]  # HANDS
-            plays = _LEGAL.get(playable)
-            if plays is None:
-                plays = _LEGAL[playable] = Play.singles(playable)
-            return plays
+            return _plays(playable)
         turnup = (table.masks[TURNUP] & -table.masks[TURNUP]).bit_length() - 1
         if (table.masks[1 + seat] >> JACK_OF[SUIT[turnup]]) & 1:
             return _SHOW
@@ -421,18 +445,26 @@ class Noddy(GameText[NoddyAction, NoddyObservation]):
         room = PLAYABLE[MAX_TOTAL - total]
         opp = 1 - seat
         opp_hand = masks[2 - seat]
-        if opp_hand & room:
+        playable = opp_hand & room
+        if playable:
             events = events + (played,)  # noqa: RUF005 (one copy, no list)
-            return _PLAY_ON(state, _TUPLE_NEW(_CARD_TABLE, after), scores, opp, total, gone, events)
+            result = _PLAY_ON(
+                state, _TUPLE_NEW(_CARD_TABLE, after), scores, opp, total, gone, events
+            )
+            self._next = (result, opp, _plays(playable))
+            return result
         new: tuple[Event, ...] = (played,)
         if opp_hand and not gone[opp]:
             gone = (True, gone[1]) if opp == 0 else (gone[0], True)
             new = (played, _GO[opp * 32 + total])
-        if masks[seat + 1] & room:
+        playable = masks[seat + 1] & room
+        if playable:
             events = events + new
-            return _PLAY_ON(
+            result = _PLAY_ON(
                 state, _TUPLE_NEW(_CARD_TABLE, after), scores, seat, total, gone, events
             )
+            self._next = (result, seat, _plays(playable))
+            return result
         rng = state.rng
         dealer = state.dealer
         hand = state.hand
