@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Final, final
+from typing import TYPE_CHECKING, Final, final
 
 import attrs
 
 from cardcore import Card
+
+if TYPE_CHECKING:
+    # A machine integer to mypyc (an ``int`` to everything else); only named in annotations.
+    from mypy_extensions import i64
 
 __all__ = [
     "MAX_SHOW",
@@ -447,36 +451,36 @@ def pile_code_of(pile: tuple[int, ...]) -> int:
     """:func:`pile_code` of a tuple: the game's path.
 
     Compiled, a tuple's items are read directly, any other sequence's through the generic
-    item lookup.
+    item lookup; the counts are ``i64``, plain C arithmetic (``int`` in the pure build).
     """
-    n = len(pile)
+    n: i64 = len(pile)
     if n < 2:
         return 0
-    last = pile[-1]
-    rank = SEQ[last]
-    if SEQ[pile[-2]] == rank:
+    last = pile[n - 1]
+    rank: i64 = SEQ[last]
+    if SEQ[pile[n - 2]] == rank:
         # A pair at the end: two cards of one rank differ in suit, so neither a flush
         # nor a run (which needs distinct ranks) ends here.
-        k = 2
-        while k < n and SEQ[pile[-k - 1]] == rank:
+        k: i64 = 2
+        while k < n and SEQ[pile[n - k - 1]] == rank:
             k += 1
         return (k - 1) * 49
     if n == 2:
         return 0
-    seen = _RANK_BIT[last] | _RANK_BIT[pile[-2]]
-    run = 0
+    seen: i64 = _RANK_BIT[last] | _RANK_BIT[pile[n - 2]]
+    run: i64 = 0
     k = 2
     while k < n:
-        bit = _RANK_BIT[pile[-k - 1]]
+        bit: i64 = _RANK_BIT[pile[n - k - 1]]
         if seen & bit:
             break
         seen |= bit
         k += 1
         if seen // (seen & -seen) == _FULL[k]:
             run = k
-    suit = SUIT[last]
-    flush = 1
-    while flush < n and SUIT[pile[-flush - 1]] == suit:
+    suit: i64 = SUIT[last]
+    flush: i64 = 1
+    while flush < n and SUIT[pile[n - flush - 1]] == suit:
         flush += 1
     return run * 7 + (flush if flush >= 3 else 0)
 
