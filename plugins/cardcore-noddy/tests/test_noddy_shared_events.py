@@ -8,9 +8,9 @@ import random
 import pytest
 
 from cardcore import Card, rng_below, rng_seed
-from cardcore_noddy import PRESETS, Noddy, NoddyState, Played, Shown
+from cardcore_noddy import PRESETS, Noddy, NoddyState, Play, Played, Shown
 from cardcore_noddy.deal import cut_for_dealer
-from cardcore_noddy.rules import _PLAYED_KEPT
+from cardcore_noddy.rules import _PLAYED_KEPT, _plays
 from cardcore_noddy.scoring import SEQ
 from cardcore_noddy.state import Cut, Phase, TurnupJack, Won
 
@@ -154,3 +154,19 @@ def test_a_pickled_game_leaves_its_shared_plays_and_last_state_behind() -> None:
     copy = pickle.loads(pickle.dumps(g))
     assert copy._played == {} and copy._next[0] is None
     assert _play(copy, 7, random.Random(7)) == _play(g, 7, random.Random(7))
+
+
+def test_the_plays_of_a_mask_are_the_cores_singles() -> None:
+    """The game's own listing of a hand's plays equals ``Play.singles``, card order and
+    shared plays included, for every mask of up to 2 cards and many of 3 and 4.
+    """
+    from itertools import combinations
+
+    masks = [0] + [(1 << a) | (1 << b) for a, b in combinations(range(52), 2)]
+    masks += [1 << c for c in range(52)]
+    r = random.Random(9)
+    masks += [sum(1 << c for c in r.sample(range(52), k)) for k in (3, 4) for _ in range(5000)]
+    for mask in masks:
+        got = _plays(mask)
+        want = Play.singles(mask)
+        assert got == want and all(g is w for g, w in zip(got, want, strict=True)), mask

@@ -111,16 +111,32 @@ total, award and score recur often, but their combinations are many."""
 _NOT_PICKLED: Final = frozenset(("_played", "_next"))
 """Attributes that a pickled game leaves behind (``__init__`` starts them afresh)."""
 
-_LEGAL: Final[dict[int, tuple[Play, ...]]] = {}
-"""The legal plays per mask of playable cards (at most 3 cards: about 23,000 masks)."""
+_PLAY_OF: Final = tuple(Play.of(c) for c in range(52))
+"""The shared play of each card id."""
 
 
 def _plays(playable: int) -> tuple[Play, ...]:
-    """The legal plays of a mask of playable cards, one shared tuple per mask."""
-    plays = _LEGAL.get(playable)
-    if plays is None:
-        plays = _LEGAL[playable] = Play.singles(playable)
-    return plays
+    """``Play.singles(playable)``: the plays of a mask's cards, in card order.
+
+    A hand holds at most 3 cards, so its masks are read here without a loop; compiled,
+    this costs less than the call of the core's class method in another module, and
+    needs no table of the masks seen.
+    """
+    a = playable & -playable
+    rest = playable ^ a
+    if not rest:
+        return (_PLAY_OF[a.bit_length() - 1],) if a else ()
+    b = rest & -rest
+    rest ^= b
+    if not rest:
+        return (_PLAY_OF[a.bit_length() - 1], _PLAY_OF[b.bit_length() - 1])
+    if rest & (rest - 1):  # more than 3 cards: never in a Noddy hand
+        return Play.singles(playable)
+    return (
+        _PLAY_OF[a.bit_length() - 1],
+        _PLAY_OF[b.bit_length() - 1],
+        _PLAY_OF[rest.bit_length() - 1],
+    )
 
 
 # Compiled by mypyc into a native class that Python classes may still subclass (not
