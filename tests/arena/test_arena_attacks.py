@@ -220,3 +220,17 @@ def test_without_bubblewrap_the_sandbox_says_how_to_install_it(
     assert len(err.strip().splitlines()) == 1
     assert "apt-get install bubblewrap" in err
     assert "--no-sandbox" in err
+
+
+def test_without_bubblewrap_a_mistyped_bot_is_named_not_the_sandbox(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unknown bot id is refused by its name before the sandbox is sought."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    code = main(["arena", "highcard", "--bots", "randon,random", "--games", "1",
+                 "--db", str(tmp_path / "n.sqlite"), "--no-progress"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "unknown bot 'randon'; installed bots:" in err
+    assert "bubblewrap" not in err

@@ -155,6 +155,19 @@ def test_without_bubblewrap_the_sandbox_says_how_to_install_it(
     assert "--no-sandbox" in problem[0]
 
 
+def test_without_bubblewrap_a_mistyped_bot_is_named_not_the_sandbox(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unknown bot id would be isolated as untrusted: without ``bwrap`` the error must
+    still name the bot and the installed ones, not ask to install the sandbox."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    code = main(["play", "highcard", "--bots", "randon,random", "--json"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "unknown bot 'randon'; installed bots:" in err and "random" in err
+    assert "bubblewrap" not in err
+
+
 @pytest.mark.parametrize("sandbox", [True, False])
 def test_the_sandbox_refuses_saves_parents_home_and_network(tmp_path: Path, sandbox: bool) -> None:
     """In play's sandbox each attempt fails and the match goes on; outside it, each succeeds."""

@@ -361,6 +361,7 @@ def run_arena(
             "you trust"
         )
     prefer = host_preferences(host)
+    check_bot_ids(entries, host)  # before the sandbox, whose hint would hide a typo
     box = _sandbox(sandbox, isolation, entries, db)
     _check_bots(entries, game_obj, host, isolated, prefer, box)
     config = ArenaConfig(
@@ -487,6 +488,23 @@ def run_arena(
         ci_method=CI_METHOD,
         seconds=time.perf_counter() - started,
     )
+
+
+def check_bot_ids(entries: Sequence[BotEntry], host: PluginHost) -> None:
+    """Refuse a bot id that no installed plugin registers, before anything is started.
+
+    An import path is checked when its bot is built. An unknown id counts as an untrusted bot under ``--isolation auto``, so without this
+    a typo would be answered by the sandbox's install hint rather than by its name.
+
+    Raises:
+        ArenaError: the unknown id, with the installed bots.
+    """
+    for e in entries:
+        if not e.is_import_path:
+            try:
+                host.bot_spec(e.name)
+            except PluginError as err:
+                raise ArenaError(str(err)) from None
 
 
 def _sandbox(

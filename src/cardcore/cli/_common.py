@@ -253,6 +253,22 @@ def untrusted(names: Sequence[str]) -> bool:
     return any(isolated_entries(entries, "auto", _host()))
 
 
+def _check_bot_ids(names: Sequence[str]) -> None:
+    """Refuse a bot id that no installed plugin registers, before the sandbox is sought.
+
+    Raises:
+        CliError: the unknown id, with the installed bots.
+    """
+    from cardcore.arena._bots import parse_bot
+    from cardcore.arena._run import check_bot_ids
+    from cardcore.arena._store import ArenaError
+
+    try:
+        check_bot_ids([parse_bot(n) for n in names], _host())
+    except ArenaError as err:
+        raise CliError(str(err)) from None
+
+
 UNTRUSTED_DEAL_NOTE: Final = (
     "cardcore play: a bot from an import path or a third-party plugin plays, so the deal "
     "is seeded from the seed and a secret drawn now (a bot that reads --seed cannot "
@@ -327,6 +343,7 @@ class TableBots:
         from cardcore._sandbox import Sandbox, sandbox_problem
 
         names = [n for n in names if n != HUMAN]
+        _check_bot_ids(names)
         on = self.sandbox
         if on and self.isolation == "none":
             raise CliError("--sandbox runs isolated bots; it cannot be used with --isolation none")
