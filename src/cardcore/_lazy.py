@@ -307,23 +307,6 @@ def _card_keys(mask: int, weights: Sequence[int] | None) -> tuple[int, ...]:
     )
 
 
-def _cached_card_keys(mask: int, weights: Sequence[int] | None) -> list[int]:
-    """:func:`_card_keys` as a list, read from ``_KEYS`` when every pattern is met."""
-    cached = _KEYS.get(id(weights))
-    if cached is not None and cached[0] is weights:
-        suits = cached[1]
-        try:
-            return list(
-                suits[0][mask & 8191]
-                + suits[1][mask >> 13 & 8191]
-                + suits[2][mask >> 26 & 8191]
-                + suits[3][mask >> 39]
-            )
-        except KeyError:  # a card pattern met for the first time
-            pass
-    return list(_card_keys(mask, weights))
-
-
 _Ranked = tuple[Sequence[int], list[int], list[int]]
 
 _RANKED: Final[dict[int, _Ranked]] = {}
@@ -457,7 +440,7 @@ class CardSubsets(_SegmentedActions[C], Generic[C]):
                     keys.append(card_keys[low.bit_length() - 1])
                     bits ^= low
         else:
-            keys = _cached_card_keys(mask, weights)
+            keys = list(_card_keys(mask, weights))
             if weights is not None:
                 keys.sort()
         self._action = action
