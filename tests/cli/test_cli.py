@@ -88,6 +88,8 @@ def test_play_json_and_bot_options(capsys: pytest.CaptureFixture[str]) -> None:
         (["play", "highcard", "--bots", "random", "--preset", "long"], "unknown preset 'long'"),
         (["play", "highcard", "--bots", "random,random,random,random,random"], "not 5"),
         (["play", "highcard", "--bots", "random,zzz"], "unknown bot 'zzz'"),
+        (["play", "highcard", "--bots", "human,random"], "'human' is not a bot: a person"),
+        (["play", "highcard", "--human", "0", "--bots", "human"], "'human' is not a bot"),
         (["play", "highcard", "--bots", "random:depth=2,random"], "has no option 'depth'"),
         (["play", "highcard", "--bots", "random", "-o", "nokey"], "must look like key=value"),
     ],

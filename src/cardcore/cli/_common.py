@@ -198,6 +198,11 @@ def seat_entries(spec: str, n: int, humans: Sequence[int]) -> list[str]:
     entries = [p.strip() for p in spec.split(",")] if spec else []
     if entries:
         parse_bot_list(spec)  # checks every entry
+    if any(e.split(":")[0].strip() == HUMAN for e in entries):
+        raise CliError(
+            f"{HUMAN!r} is not a bot: a person plays a seat with --human SEAT "
+            "(for example --human 0 --bots random)"
+        )
     out: list[str] = []
     k = 0
     for seat in range(n):
